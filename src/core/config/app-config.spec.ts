@@ -1,0 +1,74 @@
+import { ConfigError, loadAppConfig, parseByteSize, parseDurationSeconds } from './app-config';
+
+const base = {
+  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/sample_registry',
+  REDIS_URL: 'redis://127.0.0.1:6379/0',
+  JWT_SECRET: 'x'.repeat(32),
+};
+
+function errorFor(env: Record<string, string>): string {
+  try {
+    loadAppConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadAppConfig', () => {
+  it('builds a typed config with documented defaults', () => {
+    const config = loadAppConfig(base);
+    expect(config.http.port).toBe(3000);
+    expect(config.http.bodyLimit).toBe(1024 * 1024);
+    expect(config.auth.accessTtlSeconds).toBe(86400);
+    expect(config.auth.refreshTtlSeconds).toBe(365 * 86400);
+    expect(config.igsn.doiPrefix).toBe('10.5072');
+    expect(config.http.corsOrigins).toBe('*');
+    expect(config.database.migrateOnStart).toBe(true);
+  });
+
+  it('names a missing required variable in one line', () => {
+    const message = errorFor({ ...base, DATABASE_URL: '' });
+    expect(message).toBe('Invalid configuration: DATABASE_URL is required (postgres://user@host:5432/database).');
+    expect(message).not.toContain('\n');
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT must be an integer'],
+    [{ PORT: '70000' }, 'PORT must be between 0 and 65535'],
+    [{ REDIS_URL: 'http://localhost' }, 'REDIS_URL must use redis:// or rediss://'],
+    [{ JWT_SECRET: 'short' }, 'JWT_SECRET must be at least 32 characters long.'],
+    [{ IGSN_DOI_PREFIX: '5072' }, 'IGSN_DOI_PREFIX must be a DOI prefix'],
+    [{ BODY_LIMIT: 'huge' }, 'BODY_LIMIT must be a size'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY must be true or false'],
+    [{ CORS_ORIGINS: 'example.org' }, 'CORS_ORIGINS must be * or a comma-separated list'],
+    [{ JWT_ACCESS_TTL: '1w' }, 'JWT_ACCESS_TTL must be a duration'],
+  ])('rejects %j', (override, expected) => {
+    expect(errorFor({ ...base, ...override })).toContain(expected);
+  });
+
+  it('parses CORS origin lists', () => {
+    const config = loadAppConfig({ ...base, CORS_ORIGINS: 'https://a.example, http://b.example:8080' });
+    expect(config.http.corsOrigins).toEqual(['https://a.example', 'http://b.example:8080']);
+  });
+});
+
+describe('size and duration parsing', () => {
+  it.each([
+    ['1048576', 1048576],
+    ['512kb', 524288],
+    ['10MB', 10485760],
+    ['1.5mb', 1572864],
+  ])('parses size %s', (value, bytes) => expect(parseByteSize(value)).toBe(bytes));
+
+  it.each(['', 'mb', '-1', '0'])('rejects size %j', (value) => expect(parseByteSize(value)).toBeUndefined());
+
+  it.each([
+    ['3600', 3600],
+    ['15m', 900],
+    ['1h', 3600],
+    ['365d', 31536000],
+  ])('parses duration %s', (value, seconds) => expect(parseDurationSeconds(value)).toBe(seconds));
+});

@@ -1,0 +1,228 @@
+/**
+ * The service's configuration: read from the environment once at start-up, validated, and turned
+ * into one typed object. Nothing else in the code reads `process.env`.
+ */
+export type NodeEnv = 'development' | 'production' | 'test';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface AppConfig {
+  nodeEnv: NodeEnv;
+  http: {
+    host: string;
+    port: number;
+    /** Largest JSON or form body accepted, in bytes. */
+    bodyLimit: number;
+    /** Largest uploaded file (batch spreadsheets), in bytes. */
+    uploadLimit: number;
+    /** Largest legacy XML document accepted, in bytes. */
+    xmlLimit: number;
+    /** `*` or the list of allowed origins. */
+    corsOrigins: '*' | string[];
+    /** Honour X-Forwarded-* headers (behind a reverse proxy). */
+    trustProxy: boolean;
+    /** Seconds an in-flight request gets to finish after SIGTERM. */
+    shutdownGraceSeconds: number;
+  };
+  database: {
+    url: string;
+    poolSize: number;
+    /** Apply pending migrations (and create the database) when a process starts. */
+    migrateOnStart: boolean;
+    /** Statement timeout in milliseconds for every query issued by the service. */
+    statementTimeoutMs: number;
+  };
+  redis: {
+    url: string;
+    /** Prefix of every key the service writes, so several installs (or test runs) share a Redis. */
+    keyPrefix: string;
+  };
+  worker: {
+    concurrency: number;
+  };
+  auth: {
+    jwtSecret: string;
+    accessTtlSeconds: number;
+    refreshTtlSeconds: number;
+    sessionAccessTtlSeconds: number;
+    sessionRefreshTtlSeconds: number;
+  };
+  igsn: {
+    doiPrefix: string;
+  };
+  log: {
+    level: LogLevel;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function raw(env: Env, name: string): string | undefined {
+  const value = env[name];
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function required(env: Env, name: string, hint: string): string {
+  const value = raw(env, name);
+  if (value === undefined) throw new ConfigError(name, `is required (${hint}).`);
+  return value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const value = raw(env, name);
+  if (value === undefined) return fallback;
+  if (!/^-?\d+$/.test(value)) throw new ConfigError(name, `must be an integer, got "${value}".`);
+  const parsed = Number(value);
+  if (parsed < min || parsed > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${parsed}.`);
+  return parsed;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const value = raw(env, name);
+  if (value === undefined) return fallback;
+  const lower = value.toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(lower)) return true;
+  if (['false', '0', 'no', 'off'].includes(lower)) return false;
+  throw new ConfigError(name, `must be true or false, got "${value}".`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const value = raw(env, name);
+  if (value === undefined) return fallback;
+  const match = allowed.find((candidate) => candidate === value.toLowerCase());
+  if (!match) throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${value}".`);
+  return match;
+}
+
+const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+/** Parses `1048576`, `512kb`, `10mb`, `1gb` into bytes. */
+export function parseByteSize(value: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(value.trim());
+  if (!match) return undefined;
+  const bytes = Math.floor(Number(match[1]) * SIZE_UNITS[(match[2] ?? 'b').toLowerCase()]);
+  return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : undefined;
+}
+
+function byteSize(env: Env, name: string, fallback: string): number {
+  const value = raw(env, name) ?? fallback;
+  const bytes = parseByteSize(value);
+  if (bytes === undefined)
+    throw new ConfigError(name, `must be a size such as 1048576, 512kb or 10mb, got "${value}".`);
+  return bytes;
+}
+
+const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+/** Parses `3600`, `90s`, `15m`, `1h`, `365d` into seconds. */
+export function parseDurationSeconds(value: string): number | undefined {
+  const match = /^(\d+)\s*(s|m|h|d)?$/i.exec(value.trim());
+  if (!match) return undefined;
+  const seconds = Number(match[1]) * DURATION_UNITS[(match[2] ?? 's').toLowerCase()];
+  return seconds > 0 ? seconds : undefined;
+}
+
+function duration(env: Env, name: string, fallback: string): number {
+  const value = raw(env, name) ?? fallback;
+  const seconds = parseDurationSeconds(value);
+  if (seconds === undefined)
+    throw new ConfigError(name, `must be a duration such as 3600, 15m, 1h or 365d, got "${value}".`);
+  return seconds;
+}
+
+function url(env: Env, name: string, protocols: string[], hint: string): string {
+  const value = required(env, name, hint);
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new ConfigError(name, `must be a URL (${hint}).`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.map((p) => p.replace(':', '://')).join(' or ')} (${hint}).`);
+  }
+  return value;
+}
+
+/** Validates the environment into an AppConfig; throws ConfigError naming the first bad variable. */
+export function loadAppConfig(env: Env): AppConfig {
+  const nodeEnv = oneOf(env, 'NODE_ENV', ['development', 'production', 'test'] as const, 'development');
+
+  const jwtSecret = required(env, 'JWT_SECRET', 'a random string of at least 32 characters');
+  if (jwtSecret.length < 32) throw new ConfigError('JWT_SECRET', 'must be at least 32 characters long.');
+
+  const doiPrefix = raw(env, 'IGSN_DOI_PREFIX') ?? '10.5072';
+  if (!/^10\.\d{4,9}$/.test(doiPrefix)) {
+    throw new ConfigError('IGSN_DOI_PREFIX', `must be a DOI prefix such as 10.5072, got "${doiPrefix}".`);
+  }
+
+  const keyPrefix = raw(env, 'REDIS_KEY_PREFIX') ?? 'sr';
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(keyPrefix)) {
+    throw new ConfigError('REDIS_KEY_PREFIX', 'must be 1-64 letters, digits, dots, dashes or underscores.');
+  }
+
+  const corsRaw = raw(env, 'CORS_ORIGINS') ?? '*';
+  const corsOrigins =
+    corsRaw === '*'
+      ? ('*' as const)
+      : corsRaw
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean);
+  if (corsOrigins !== '*') {
+    for (const origin of corsOrigins) {
+      if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
+        throw new ConfigError('CORS_ORIGINS', `must be * or a comma-separated list of origins, got "${origin}".`);
+      }
+    }
+  }
+
+  return {
+    nodeEnv,
+    http: {
+      host: raw(env, 'HOST') ?? '0.0.0.0',
+      port: integer(env, 'PORT', 3000, 0, 65535),
+      bodyLimit: byteSize(env, 'BODY_LIMIT', '1mb'),
+      uploadLimit: byteSize(env, 'UPLOAD_LIMIT', '50mb'),
+      xmlLimit: byteSize(env, 'XML_BODY_LIMIT', '5mb'),
+      corsOrigins,
+      trustProxy: boolean(env, 'TRUST_PROXY', false),
+      shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 25, 0, 3600),
+    },
+    database: {
+      url: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:'], 'postgres://user@host:5432/database'),
+      poolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
+      migrateOnStart: boolean(env, 'DATABASE_MIGRATE_ON_START', true),
+      statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 60000, 0, 3600000),
+    },
+    redis: {
+      url: url(env, 'REDIS_URL', ['redis:', 'rediss:'], 'redis://host:6379/0'),
+      keyPrefix,
+    },
+    worker: {
+      concurrency: integer(env, 'WORKER_CONCURRENCY', 2, 1, 64),
+    },
+    auth: {
+      jwtSecret,
+      accessTtlSeconds: duration(env, 'JWT_ACCESS_TTL', '1d'),
+      refreshTtlSeconds: duration(env, 'JWT_REFRESH_TTL', '365d'),
+      sessionAccessTtlSeconds: duration(env, 'SESSION_ACCESS_TTL', '1h'),
+      sessionRefreshTtlSeconds: duration(env, 'SESSION_REFRESH_TTL', '14d'),
+    },
+    igsn: { doiPrefix },
+    log: {
+      level: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { Controller, Get, HttpCode, Inject } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { Public } from '../auth/public.decorator';
+import { ApiError } from '../http/api-error';
+import { ErrorBody } from '../http/error-body';
+import { REDIS_CLIENT } from '../redis/redis.module';
+import { HealthResponse } from './health.dto';
+
+const CHECK_TIMEOUT_MS = 2000;
+
+function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what} did not answer within ${CHECK_TIMEOUT_MS} ms`)),
+      CHECK_TIMEOUT_MS,
+    );
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+@ApiTags('health')
+@Public()
+@Controller('health')
+export class HealthController {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(REDIS_CLIENT) private readonly redis: Redis,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Liveness: the process is up and serving requests.' })
+  @ApiOkResponse({ type: HealthResponse })
+  live(): HealthResponse {
+    return { data: { status: 'ok', checks: {} } };
+  }
+
+  @Get('ready')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Readiness: PostgreSQL and Redis both answer. 503 names the dependency that is down.' })
+  @ApiOkResponse({ type: HealthResponse })
+  @ApiServiceUnavailableResponse({
+    type: ErrorBody,
+    example: {
+      message: 'Not ready: redis is unavailable.',
+      errors: { redis: ['connect ECONNREFUSED 127.0.0.1:6379'] },
+    },
+  })
+  async ready(): Promise<HealthResponse> {
+    const checks = {
+      database: () => this.dataSource.query('SELECT 1'),
+      redis: () => this.redis.ping(),
+    };
+    const results = await Promise.all(
+      Object.entries(checks).map(async ([name, check]) => {
+        try {
+          await withTimeout(check(), name);
+          return [name, null] as const;
+        } catch (error) {
+          return [name, error instanceof Error ? error.message : String(error)] as const;
+        }
+      }),
+    );
+    const failures = results.filter(([, problem]) => problem !== null);
+    if (failures.length) {
+      const names = failures.map(([name]) => name);
+      throw ApiError.serviceUnavailable(
+        `Not ready: ${names.join(' and ')} ${names.length > 1 ? 'are' : 'is'} unavailable.`,
+        Object.fromEntries(failures.map(([name, problem]) => [name, [problem ?? 'unavailable']])),
+      );
+    }
+    return { data: { status: 'ok', checks: Object.fromEntries(results.map(([name]) => [name, 'up'])) } };
+  }
+}

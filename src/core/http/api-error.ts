@@ -1,0 +1,46 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+import { FieldErrors, errorBody } from './error-body';
+
+/**
+ * An HttpException whose response is already the contract's error body. Services throw these
+ * (via the helpers below) so the message a user reads is decided where the rule lives.
+ */
+export class ApiError extends HttpException {
+  constructor(
+    status: HttpStatus,
+    message: string,
+    readonly fieldErrors: FieldErrors = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(errorBody(message, fieldErrors), status);
+  }
+
+  static badRequest(message: string, errors: FieldErrors = {}): ApiError {
+    return new ApiError(HttpStatus.BAD_REQUEST, message, errors);
+  }
+
+  /** A 400 about one field: `ApiError.invalidField('page', 'must be a positive integer')`. */
+  static invalidField(field: string, problem: string): ApiError {
+    return new ApiError(HttpStatus.BAD_REQUEST, `Invalid ${field}: ${problem}.`, { [field]: [problem] });
+  }
+
+  static unauthorized(message = 'Authentication credentials were not provided or are invalid.'): ApiError {
+    return new ApiError(HttpStatus.UNAUTHORIZED, message, {}, { 'WWW-Authenticate': 'Bearer' });
+  }
+
+  static forbidden(message = 'You do not have permission to perform this action.'): ApiError {
+    return new ApiError(HttpStatus.FORBIDDEN, message);
+  }
+
+  static notFound(message = 'Not found.'): ApiError {
+    return new ApiError(HttpStatus.NOT_FOUND, message);
+  }
+
+  static conflict(message: string, errors: FieldErrors = {}): ApiError {
+    return new ApiError(HttpStatus.CONFLICT, message, errors);
+  }
+
+  static serviceUnavailable(message: string, errors: FieldErrors = {}): ApiError {
+    return new ApiError(HttpStatus.SERVICE_UNAVAILABLE, message, errors);
+  }
+}

@@ -1,0 +1,49 @@
+import { INestApplication } from '@nestjs/common';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { SwaggerModule } from '@nestjs/swagger';
+import helmet from 'helmet';
+import { AppConfig } from '../config/app-config';
+import { OpenApiDocumentHolder } from '../openapi/openapi-document.holder';
+import { buildOpenApiDocument } from '../openapi/openapi-document';
+import { bodyParsers } from './body-parsers';
+import { requestIdMiddleware } from './request-id.middleware';
+
+export const API_PREFIX = 'api';
+/** Deprecated v1 XML paths that live outside /api/. */
+export const LEGACY_PATHS = ['webservices/upload.php', 'webservices/update.php'];
+
+/**
+ * Everything the HTTP app needs beyond its modules, shared by main.ts and the e2e tests so the
+ * tests exercise the real stack: request ids, security headers, CORS, body limits, the /api
+ * prefix, the OpenAPI document and Swagger UI. Call before `init()`/`listen()`.
+ */
+export function configureHttpApp(app: INestApplication, config: AppConfig): void {
+  const express = app as NestExpressApplication;
+  express.disable('x-powered-by');
+  if (config.http.trustProxy) express.set('trust proxy', true);
+  express.use(requestIdMiddleware);
+  express.use(
+    helmet({
+      // Swagger UI needs inline styles and images from data: URLs.
+      contentSecurityPolicy: {
+        directives: { 'img-src': ["'self'", 'data:'], 'style-src': ["'self'", "'unsafe-inline'"] },
+      },
+    }),
+  );
+  express.enableCors({
+    origin: config.http.corsOrigins === '*' ? '*' : config.http.corsOrigins,
+    exposedHeaders: ['X-Request-Id', 'Retry-After', 'Deprecation', 'Link', 'Content-Disposition'],
+    maxAge: 600,
+  });
+  for (const parser of bodyParsers(config)) express.use(parser);
+  express.setGlobalPrefix(API_PREFIX, { exclude: LEGACY_PATHS });
+  express.enableShutdownHooks();
+
+  const document = buildOpenApiDocument(app);
+  app.get(OpenApiDocumentHolder).set(document);
+  SwaggerModule.setup(`${API_PREFIX}/docs`, app, document, {
+    jsonDocumentUrl: `${API_PREFIX}/docs/openapi.json`,
+    customSiteTitle: 'Sample Registry API',
+    swaggerOptions: { persistAuthorization: true },
+  });
+}

@@ -1,0 +1,22 @@
+import { JobsOptions } from 'bullmq';
+
+/** Every BullMQ queue the service uses. Only the worker registers processors for them. */
+export enum QueueName {
+  BatchRegistration = 'batch-registration',
+  SampleExport = 'sample-export',
+  Maintenance = 'maintenance',
+}
+
+export const ALL_QUEUES: readonly QueueName[] = Object.values(QueueName);
+
+/**
+ * Defaults for every job: retried with exponential back-off, kept when failed (for inspection),
+ * trimmed when completed. Callers pass a `jobId` (the BackgroundJob row's id) so a retried enqueue
+ * never creates a second job.
+ */
+export const DEFAULT_JOB_OPTIONS: JobsOptions = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 5000 },
+  removeOnComplete: { age: 24 * 3600, count: 1000 },
+  removeOnFail: false,
+};

@@ -1,0 +1,29 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { bootstrapConfig } from './core/config/bootstrap-config';
+import { prepareDatabase } from './core/database/prepare-database';
+import { WorkerModule } from './worker.module';
+
+/**
+ * The worker: the same module graph as the API plus the queue processors, and no HTTP port.
+ * On SIGTERM/SIGINT the processors stop taking jobs and finish the ones in flight (BullMQ's
+ * `worker.close()`); a job interrupted harder than that is returned to the queue as stalled.
+ */
+async function bootstrap(): Promise<void> {
+  const config = bootstrapConfig();
+  if (config.database.migrateOnStart) await prepareDatabase(config);
+
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  app.enableShutdownHooks();
+  await app.init();
+  app.get(Logger).log(`Worker started (concurrency ${config.worker.concurrency})`, 'Bootstrap');
+}
+
+bootstrap().catch((error: unknown) => {
+  process.stderr.write(
+    `Worker failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});
