@@ -1,0 +1,58 @@
+import { Column, CreateDateColumn, Entity, Index, JoinTable, ManyToMany, PrimaryGeneratedColumn } from 'typeorm';
+import { Institution } from './institution.entity';
+
+/** A person: a collector of samples, a registry user's public identity, a contact. */
+@Entity('individual')
+export class Individual {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Index()
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  label: string | null;
+
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  fname: string | null;
+
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  lname: string | null;
+
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  altLabel: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  address: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  email: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  phone: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  fax: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  individualUri: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  institutionDetail: string | null;
+
+  @ManyToMany(() => Institution)
+  @JoinTable({
+    name: 'individual_institution',
+    joinColumn: { name: 'individual_id' },
+    inverseJoinColumn: { name: 'institution_id' },
+  })
+  institutions: Institution[];
+
+  /** The user who created the row (may edit it); null for rows created by the system. */
+  @Column({ type: 'integer', nullable: true })
+  createdBy: number | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+}

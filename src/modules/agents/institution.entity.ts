@@ -1,0 +1,45 @@
+import { Column, CreateDateColumn, Entity, Index, JoinTable, ManyToMany, PrimaryGeneratedColumn } from 'typeorm';
+
+/** An organisation: a university, survey, museum or company that people belong to or samples are kept at. */
+@Entity('institution')
+export class Institution {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Index()
+  @Column({ type: 'varchar', length: 200 })
+  label: string;
+
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  altLabel: string | null;
+
+  @Column({ type: 'varchar', length: 100, default: 'institution' })
+  institutionType: string;
+
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  countrySubdivision: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  city: string | null;
+
+  @Column({ type: 'varchar', length: 25, nullable: true })
+  ror: string | null;
+
+  @ManyToMany(() => Institution)
+  @JoinTable({
+    name: 'institution_parent',
+    joinColumn: { name: 'institution_id' },
+    inverseJoinColumn: { name: 'parent_institution_id' },
+  })
+  parentInstitutions: Institution[];
+
+  /** The user who created the row (may edit it); null for seeded or system rows. */
+  @Column({ type: 'integer', nullable: true })
+  createdBy: number | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+}
