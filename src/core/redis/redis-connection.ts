@@ -16,6 +16,8 @@ export function redisConnectionOptions(config: AppConfig): RedisOptions {
     db: Number.isInteger(db) ? db : 0,
     tls: url.protocol === 'rediss:' ? {} : undefined,
     connectTimeout: 5000,
+    // A socket that never connected does not emit `close` on end(); destroy it soon after.
+    disconnectTimeout: 500,
     retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
   };
 }
