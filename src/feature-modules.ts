@@ -1,7 +1,9 @@
 import { Type } from '@nestjs/common';
+import { AccountsModule } from './modules/accounts/accounts.module';
+import { AuthModule } from './modules/auth/auth.module';
 
 /**
  * The feature modules, imported by both the API and the worker so they share one module graph.
  * Processors are not in these modules: the worker module adds them.
  */
-export const FEATURE_MODULES: Type[] = [];
+export const FEATURE_MODULES: Type[] = [AccountsModule, AuthModule];

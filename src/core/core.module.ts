@@ -1,4 +1,5 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { Clock, SystemClock } from './clock';
 import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
@@ -7,13 +8,15 @@ import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
 
 /** The plumbing shared by the API and the worker: config, logs, PostgreSQL, Redis, queues. */
+@Global()
 @Module({})
 export class CoreModule {
   static forRoot(config?: AppConfig): DynamicModule {
     return {
       module: CoreModule,
       imports: [AppConfigModule.forRoot(config), LoggingModule, DatabaseModule, RedisModule, QueueModule],
-      exports: [AppConfigModule, DatabaseModule, RedisModule, QueueModule],
+      providers: [{ provide: Clock, useClass: SystemClock }],
+      exports: [AppConfigModule, DatabaseModule, RedisModule, QueueModule, Clock],
     };
   }
 }

@@ -18,7 +18,7 @@ export default async function globalTeardown(): Promise<void> {
   try {
     let cursor = '0';
     do {
-      const [next, keys] = await connection.scan(cursor, 'MATCH', `${testKeyPrefix()}:*`, 'COUNT', 1000);
+      const [next, keys] = await connection.scan(cursor, 'MATCH', `${testKeyPrefix()}*`, 'COUNT', 1000);
       if (keys.length) await connection.unlink(...keys);
       cursor = next;
     } while (cursor !== '0');

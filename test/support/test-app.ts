@@ -2,6 +2,7 @@ import { INestApplication, Type } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import { ApiModule } from '../../src/api.module';
+import { Clock } from '../../src/core/clock';
 import { AppConfig } from '../../src/core/config/app-config';
 import { configureHttpApp } from '../../src/core/http/configure-http-app';
 import { testConfig } from './test-environment';
@@ -10,15 +11,19 @@ export interface TestAppOptions {
   config?: AppConfig;
   /** Extra controllers a suite needs to exercise the plumbing (never part of the real app). */
   controllers?: Type[];
+  /** A clock the test controls, for anything that expires. */
+  clock?: Clock;
 }
 
 /** Boots the real API module (real Postgres and Redis) exactly as main.ts configures it. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<INestApplication> {
   const config = options.config ?? testConfig();
-  const moduleRef = await Test.createTestingModule({
+  const builder = Test.createTestingModule({
     imports: [ApiModule.forRoot(config)],
     controllers: options.controllers ?? [],
-  }).compile();
+  });
+  if (options.clock) builder.overrideProvider(Clock).useValue(options.clock);
+  const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
   configureHttpApp(app, config);
   await app.init();

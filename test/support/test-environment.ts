@@ -49,6 +49,10 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     JWT_SECRET: 'test-secret-that-is-long-enough-0123456789',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_MIGRATE_ON_START: 'false',
+    PASSWORD_HASH_ROUNDS: '4',
+    // Every suite shares 127.0.0.1; the rate-limit suite lowers these on an app of its own.
+    AUTH_RATE_LIMIT_PER_IP: '100000',
+    AUTH_RATE_LIMIT_PER_ACCOUNT: '100000',
     ...overrides,
   });
 }

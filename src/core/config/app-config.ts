@@ -45,6 +45,12 @@ export interface AppConfig {
     refreshTtlSeconds: number;
     sessionAccessTtlSeconds: number;
     sessionRefreshTtlSeconds: number;
+    /** bcrypt cost factor for password hashes. */
+    passwordHashRounds: number;
+    /** Attempts per minute on login, refresh and connection exchange, per client IP. */
+    rateLimitPerIp: number;
+    /** Attempts per minute on login and refresh, per account. */
+    rateLimitPerAccount: number;
   };
   igsn: {
     doiPrefix: string;
@@ -219,6 +225,9 @@ export function loadAppConfig(env: Env): AppConfig {
       refreshTtlSeconds: duration(env, 'JWT_REFRESH_TTL', '365d'),
       sessionAccessTtlSeconds: duration(env, 'SESSION_ACCESS_TTL', '1h'),
       sessionRefreshTtlSeconds: duration(env, 'SESSION_REFRESH_TTL', '14d'),
+      passwordHashRounds: integer(env, 'PASSWORD_HASH_ROUNDS', 12, 4, 15),
+      rateLimitPerIp: integer(env, 'AUTH_RATE_LIMIT_PER_IP', 30, 1, 100000),
+      rateLimitPerAccount: integer(env, 'AUTH_RATE_LIMIT_PER_ACCOUNT', 10, 1, 100000),
     },
     igsn: { doiPrefix },
     log: {

@@ -1,0 +1,212 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ApiError } from '../../core/http/api-error';
+import { Individual } from '../agents/individual.entity';
+import { PasswordHasher } from './password-hasher';
+import { REGISTRY_CODE_PATTERN, RegistryCode } from './registry-code.entity';
+import { TEAM_ROLES, Team, TeamMember, TeamRole } from './team.entity';
+import { User } from './user.entity';
+
+export interface CreateUserInput {
+  email: string;
+  password: string;
+  name?: string;
+  orcid?: string;
+  uploadPermission?: boolean;
+  isStaff?: boolean;
+  isAdmin?: boolean;
+}
+
+export interface TeamMembership {
+  teamId: number;
+  role: TeamRole;
+}
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const ORCID_PATTERN = /^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$/;
+
+/** Accounts, teams and registry codes: who exists, who belongs where, who owns which code. */
+@Injectable()
+export class AccountsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly passwords: PasswordHasher,
+  ) {}
+
+  async createUser(input: CreateUserInput): Promise<User> {
+    const email = input.email.trim();
+    if (!EMAIL_PATTERN.test(email) || email.length > 255)
+      throw ApiError.invalidField('email', 'must be an email address');
+    if (input.password.length < 8) throw ApiError.invalidField('password', 'must be at least 8 characters');
+    const orcid = input.orcid?.trim().replace(/^https?:\/\/orcid\.org\//, '');
+    if (orcid !== undefined && !ORCID_PATTERN.test(orcid)) {
+      throw ApiError.invalidField('orcid', 'must be an ORCID iD such as 0000-0002-1825-0097');
+    }
+    const passwordHash = await this.passwords.hash(input.password);
+    return this.dataSource.transaction(async (manager) => {
+      if (await manager.existsBy(User, { email })) {
+        throw ApiError.conflict(`A user with email ${email} already exists.`, { email: ['already exists'] });
+      }
+      if (orcid && (await manager.existsBy(User, { orcid }))) {
+        throw ApiError.conflict(`A user with ORCID ${orcid} already exists.`, { orcid: ['already exists'] });
+      }
+      const name = input.name?.trim() || email.split('@')[0];
+      const [fname, ...rest] = name.split(/\s+/);
+      const individual = await manager.save(
+        manager.create(Individual, {
+          label: name.slice(0, 200),
+          fname: rest.length ? fname.slice(0, 100) : null,
+          lname: rest.length ? rest.join(' ').slice(0, 100) : null,
+          email,
+          individualUri: orcid ? `https://orcid.org/${orcid}` : null,
+        }),
+      );
+      const user = await manager.save(
+        manager.create(User, {
+          email,
+          passwordHash,
+          individualId: individual.id,
+          orcid: orcid ?? null,
+          uploadPermissionStatus: input.uploadPermission ? 1 : 0,
+          isStaff: input.isStaff ?? false,
+          isAdmin: input.isAdmin ?? false,
+        }),
+      );
+      return this.requireUser(user.id, manager);
+    });
+  }
+
+  /** The account with its password hash, for login; undefined when unknown or inactive. */
+  async findForLogin(email: string): Promise<(User & { passwordHash: string }) | undefined> {
+    const user = await this.dataSource
+      .getRepository(User)
+      .createQueryBuilder('user')
+      .addSelect('user.passwordHash')
+      .where('user.email = :email AND user.is_active', { email: email.trim() })
+      .getOne();
+    return user ?? undefined;
+  }
+
+  async findByEmail(email: string): Promise<User | undefined> {
+    return (await this.dataSource.getRepository(User).findOne({ where: { email: email.trim() } })) ?? undefined;
+  }
+
+  async findByOrcid(orcid: string): Promise<User | undefined> {
+    return (await this.dataSource.getRepository(User).findOne({ where: { orcid } })) ?? undefined;
+  }
+
+  async requireUser(id: number, manager: EntityManager = this.dataSource.manager): Promise<User> {
+    const user = await manager.findOne(User, { where: { id }, relations: { individual: true } });
+    if (!user) throw ApiError.notFound('User not found.');
+    return user;
+  }
+
+  async createTeam(name: string): Promise<Team> {
+    const trimmed = name.trim();
+    if (!trimmed || trimmed.length > 100) throw ApiError.invalidField('name', 'must be 1-100 characters');
+    return this.dataSource.transaction(async (manager) => {
+      if (await manager.existsBy(Team, { name: trimmed })) {
+        throw ApiError.conflict(`A team named ${trimmed} already exists.`, { name: ['already exists'] });
+      }
+      return manager.save(manager.create(Team, { name: trimmed }));
+    });
+  }
+
+  async requireTeamByName(name: string): Promise<Team> {
+    const team = await this.dataSource.getRepository(Team).findOne({ where: { name: name.trim() } });
+    if (!team) throw ApiError.notFound(`No team named ${name}.`);
+    return team;
+  }
+
+  /** Adds a member or changes their role. */
+  async addTeamMember(teamName: string, email: string, role: string): Promise<TeamMember> {
+    if (!(TEAM_ROLES as readonly string[]).includes(role)) {
+      throw ApiError.invalidField('role', `must be one of ${TEAM_ROLES.join(', ')}`);
+    }
+    const team = await this.requireTeamByName(teamName);
+    const user = await this.findByEmail(email);
+    if (!user) throw ApiError.notFound(`No user with email ${email}.`);
+    await this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into(TeamMember)
+      .values({ teamId: team.id, userId: user.id, role: role as TeamRole })
+      .orUpdate(['role'], ['team_id', 'user_id'])
+      .execute();
+    return { teamId: team.id, userId: user.id, role: role as TeamRole, team, user };
+  }
+
+  async teamMemberships(userId: number): Promise<TeamMembership[]> {
+    const rows = await this.dataSource.getRepository(TeamMember).find({ where: { userId } });
+    return rows.map((row) => ({ teamId: row.teamId, role: row.role }));
+  }
+
+  static normaliseRegistryCode(code: string): string {
+    const upper = code.trim().toUpperCase();
+    if (!REGISTRY_CODE_PATTERN.test(upper)) {
+      throw ApiError.invalidField('code', 'must be IE followed by 3 letters or digits, or a legacy 3-character code');
+    }
+    return upper;
+  }
+
+  async createRegistryCode(code: string, owner: { email?: string; team?: string }): Promise<RegistryCode> {
+    const normalised = AccountsService.normaliseRegistryCode(code);
+    if ((owner.email === undefined) === (owner.team === undefined)) {
+      throw ApiError.badRequest('A registry code is owned by exactly one user (--owner-email) or one team (--team).');
+    }
+    let userOwnerId: number | null = null;
+    let teamOwnerId: number | null = null;
+    if (owner.email !== undefined) {
+      const user = await this.findByEmail(owner.email);
+      if (!user) throw ApiError.notFound(`No user with email ${owner.email}.`);
+      userOwnerId = user.id;
+    } else {
+      teamOwnerId = (await this.requireTeamByName(owner.team ?? '')).id;
+    }
+    const inserted = await this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into(RegistryCode)
+      .values({ code: normalised, userOwnerId, teamOwnerId })
+      .orIgnore()
+      .returning('*')
+      .execute();
+    if (!inserted.raw || (inserted.raw as unknown[]).length === 0) {
+      throw ApiError.conflict(`Registry code ${normalised} already exists.`, { code: ['already exists'] });
+    }
+    return this.dataSource.getRepository(RegistryCode).findOneByOrFail({ code: normalised });
+  }
+
+  /**
+   * Whether the user may register under the code: they own it, or a team they edit or manage owns it.
+   * Staff and admins may use any existing code.
+   */
+  async canUseRegistryCode(
+    user: { userId: number; isStaff: boolean; isAdmin: boolean },
+    code: string,
+  ): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `SELECT 1 FROM registry_code rc
+        WHERE rc.code = $1 AND (
+          $3 OR rc.user_owner_id = $2 OR EXISTS (
+            SELECT 1 FROM team_member tm
+             WHERE tm.team_id = rc.team_owner_id AND tm.user_id = $2 AND tm.role IN ('editor', 'manager')))`,
+      [code.trim().toUpperCase(), user.userId, user.isStaff || user.isAdmin],
+    );
+    return rows.length > 0;
+  }
+
+  /** Registry codes the user may register under, in code order. */
+  async usableRegistryCodes(userId: number): Promise<string[]> {
+    const rows: { code: string }[] = await this.dataSource.query(
+      `SELECT rc.code FROM registry_code rc
+        WHERE rc.user_owner_id = $1 OR EXISTS (
+          SELECT 1 FROM team_member tm
+           WHERE tm.team_id = rc.team_owner_id AND tm.user_id = $1 AND tm.role IN ('editor', 'manager'))
+        ORDER BY rc.code`,
+      [userId],
+    );
+    return rows.map((row) => row.code);
+  }
+}

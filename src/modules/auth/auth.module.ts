@@ -1,0 +1,65 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import Redis from 'ioredis';
+import jwt from 'jsonwebtoken';
+import { AppConfig } from '../../core/config/app-config';
+import { APP_CONFIG } from '../../core/config/app-config.token';
+import { RedisThrottlerStorage } from '../../core/redis/redis-throttler.storage';
+import { REDIS_CLIENT } from '../../core/redis/redis.module';
+import { AccountsModule } from '../accounts/accounts.module';
+import { AuthConnection } from './auth-connection.entity';
+import { AuthController } from './auth.controller';
+import { BearerAuthGuard } from './bearer-auth.guard';
+import { ConnectionService } from './connection.service';
+import { TokenPair } from './token-pair.entity';
+import { TokenService } from './token.service';
+
+const MINUTE_MS = 60_000;
+
+/**
+ * Which account an attempt is against: the email of a login, the verified subject of a refresh
+ * token. A forged or unreadable token counts against the caller's IP instead.
+ */
+function accountTracker(secret: string) {
+  return (req: Record<string, unknown>): string => {
+    const body = (req.body ?? {}) as { email?: unknown; refresh?: unknown };
+    if (typeof body.email === 'string') return `email:${body.email.trim().toLowerCase()}`;
+    if (typeof body.refresh === 'string') {
+      try {
+        const claims = jwt.verify(body.refresh, secret, { algorithms: ['HS256'], ignoreExpiration: true });
+        if (typeof claims !== 'string' && claims.sub) return `user:${claims.sub}`;
+      } catch {
+        // fall through to the IP
+      }
+    }
+    return `ip:${typeof req.ip === 'string' ? req.ip : 'unknown'}`;
+  };
+}
+
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([TokenPair, AuthConnection]),
+    AccountsModule,
+    ThrottlerModule.forRootAsync({
+      inject: [APP_CONFIG, REDIS_CLIENT],
+      useFactory: (config: AppConfig, redis: Redis) => ({
+        throttlers: [
+          { name: 'ip', ttl: MINUTE_MS, limit: config.auth.rateLimitPerIp },
+          {
+            name: 'account',
+            ttl: MINUTE_MS,
+            limit: config.auth.rateLimitPerAccount,
+            getTracker: accountTracker(config.auth.jwtSecret),
+          },
+        ],
+        storage: new RedisThrottlerStorage(redis),
+      }),
+    }),
+  ],
+  controllers: [AuthController],
+  providers: [TokenService, ConnectionService, { provide: APP_GUARD, useClass: BearerAuthGuard }],
+  exports: [TokenService, ConnectionService],
+})
+export class AuthModule {}

@@ -1,0 +1,169 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { KeyObject, createPublicKey, createSecretKey } from 'node:crypto';
+import jwt, { JwtHeader, JwtPayload } from 'jsonwebtoken';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../core/clock';
+import { ApiError } from '../../core/http/api-error';
+import { AccountsService } from '../accounts/accounts.service';
+import { User } from '../accounts/user.entity';
+import { AuthConnection } from './auth-connection.entity';
+
+const ASYMMETRIC_ALGORITHMS: jwt.Algorithm[] = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+];
+const JWKS_CACHE_MS = 10 * 60 * 1000;
+const INVALID_ID_TOKEN = 'The identity token is invalid or expired.';
+
+export interface CreateConnectionInput {
+  name: string;
+  issuer: string;
+  audience: string;
+  jwksUrl?: string;
+  publicKeyPem?: string;
+  secret?: string;
+}
+
+interface Jwk {
+  kid?: string;
+  kty: string;
+  use?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * Integration connections: OpenID Connect issuers whose id_tokens (signature, iss, aud, exp
+ * verified) are exchanged for registry tokens. The identity is matched by `sub` to the user's ORCID,
+ * else by the `email` claim to the user's email.
+ */
+@Injectable()
+export class ConnectionService {
+  private readonly jwksCache = new Map<string, { fetchedAt: number; keys: Jwk[] }>();
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly accounts: AccountsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(input: CreateConnectionInput): Promise<AuthConnection> {
+    const name = input.name.trim();
+    if (!/^[a-z0-9][a-z0-9_-]{0,99}$/i.test(name)) {
+      throw ApiError.invalidField('name', 'must be 1-100 letters, digits, dashes or underscores');
+    }
+    const verifiers = [input.jwksUrl, input.publicKeyPem, input.secret].filter((value) => value !== undefined);
+    if (verifiers.length !== 1) {
+      throw ApiError.badRequest('Give exactly one of --jwks-url, --public-key-file or --secret.');
+    }
+    for (const [field, value] of [
+      ['issuer', input.issuer],
+      ['audience', input.audience],
+    ] as const) {
+      if (!value.trim() || value.length > 500) throw ApiError.invalidField(field, 'must be 1-500 characters');
+    }
+    if (input.jwksUrl !== undefined && !/^https?:\/\//.test(input.jwksUrl)) {
+      throw ApiError.invalidField('jwks_url', 'must be an http(s) URL');
+    }
+    if (input.publicKeyPem !== undefined) {
+      try {
+        createPublicKey(input.publicKeyPem);
+      } catch {
+        throw ApiError.invalidField('public_key', 'must be a PEM public key');
+      }
+    }
+    if (input.secret !== undefined && input.secret.length < 32) {
+      throw ApiError.invalidField('secret', 'must be at least 32 characters');
+    }
+    const repository = this.dataSource.getRepository(AuthConnection);
+    if (await repository.existsBy({ name })) {
+      throw ApiError.conflict(`A connection named ${name} already exists.`, { name: ['already exists'] });
+    }
+    return repository.save(
+      repository.create({
+        name,
+        issuer: input.issuer.trim(),
+        audience: input.audience.trim(),
+        jwksUrl: input.jwksUrl ?? null,
+        publicKey: input.publicKeyPem ?? null,
+        secret: input.secret ?? null,
+      }),
+    );
+  }
+
+  /** Verifies the id_token against the named connection and returns the matching active user. */
+  async resolveUser(connectionName: string, idToken: unknown): Promise<{ user: User; connection: AuthConnection }> {
+    const connection = await this.dataSource
+      .getRepository(AuthConnection)
+      .createQueryBuilder('connection')
+      .addSelect('connection.secret')
+      .where('connection.name = :name', { name: connectionName })
+      .getOne();
+    if (!connection) throw ApiError.notFound(`No integration connection named ${connectionName}.`);
+    if (typeof idToken !== 'string' || idToken.length === 0 || idToken.length > 16384) {
+      throw ApiError.unauthorized(INVALID_ID_TOKEN);
+    }
+    const decoded = jwt.decode(idToken, { complete: true });
+    if (!decoded || typeof decoded.payload === 'string') throw ApiError.unauthorized(INVALID_ID_TOKEN);
+    const key = await this.verificationKey(connection, decoded.header);
+    let claims: string | JwtPayload;
+    try {
+      claims = jwt.verify(idToken, key, {
+        algorithms: connection.secret ? ['HS256', 'HS384', 'HS512'] : ASYMMETRIC_ALGORITHMS,
+        issuer: connection.issuer,
+        audience: connection.audience,
+        clockTimestamp: Math.floor(this.clock.now().getTime() / 1000),
+        clockTolerance: 30,
+      });
+    } catch {
+      throw ApiError.unauthorized(INVALID_ID_TOKEN);
+    }
+    if (typeof claims === 'string') throw ApiError.unauthorized(INVALID_ID_TOKEN);
+    const orcid = typeof claims.sub === 'string' ? claims.sub.replace(/^https?:\/\/orcid\.org\//, '') : undefined;
+    const email = typeof claims.email === 'string' ? claims.email : undefined;
+    const user =
+      (orcid && (await this.accounts.findByOrcid(orcid))) || (email && (await this.accounts.findByEmail(email)));
+    if (!user || !user.isActive) throw ApiError.unauthorized('No registry account matches this identity.');
+    return { user, connection };
+  }
+
+  private async verificationKey(connection: AuthConnection, header: JwtHeader): Promise<KeyObject> {
+    if (connection.secret) return createSecretKey(Buffer.from(connection.secret, 'utf8'));
+    if (connection.publicKey) return createPublicKey(connection.publicKey);
+    const keys = await this.jwks(connection.jwksUrl ?? '', false);
+    let jwk = keys.find((candidate) => candidate.kid === header.kid && candidate.use !== 'enc');
+    if (!jwk && header.kid) {
+      // The issuer may have rotated its keys since we cached them.
+      jwk = (await this.jwks(connection.jwksUrl ?? '', true)).find((candidate) => candidate.kid === header.kid);
+    }
+    if (!jwk && !header.kid && keys.length === 1) jwk = keys[0];
+    if (!jwk) throw ApiError.unauthorized(INVALID_ID_TOKEN);
+    try {
+      return createPublicKey({ key: jwk as unknown as import('node:crypto').JsonWebKey, format: 'jwk' });
+    } catch {
+      throw ApiError.unauthorized(INVALID_ID_TOKEN);
+    }
+  }
+
+  private async jwks(url: string, refresh: boolean): Promise<Jwk[]> {
+    const cached = this.jwksCache.get(url);
+    if (cached && !refresh && Date.now() - cached.fetchedAt < JWKS_CACHE_MS) return cached.keys;
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const body = (await response.json()) as { keys?: Jwk[] };
+      const keys = Array.isArray(body.keys) ? body.keys : [];
+      this.jwksCache.set(url, { fetchedAt: Date.now(), keys });
+      return keys;
+    } catch {
+      throw ApiError.serviceUnavailable('The identity provider’s signing keys could not be fetched.');
+    }
+  }
+}

@@ -1,0 +1,299 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import jwt, { JwtPayload } from 'jsonwebtoken';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { Clock } from '../../core/clock';
+import { AppConfig } from '../../core/config/app-config';
+import { InjectAppConfig } from '../../core/config/app-config.token';
+import { AuthenticatedUser } from '../../core/auth/authenticated-user';
+import { ApiError } from '../../core/http/api-error';
+import { TokenKind, TokenPair } from './token-pair.entity';
+
+export const INVALID_REFRESH_MESSAGE = 'Invalid or expired refresh token.';
+export const MAX_ACTIVE_DEVELOPER_PAIRS = 5;
+const ALGORITHM = 'HS256';
+const ISSUER = 'sample-registry';
+
+interface AccessClaims extends JwtPayload {
+  typ: 'access';
+  sid: string;
+  gen: number;
+  kind: TokenKind;
+  connection?: string;
+}
+
+interface RefreshClaims extends JwtPayload {
+  typ: 'refresh';
+  sid: string;
+  gen: number;
+}
+
+export interface IssuedPair {
+  id: string;
+  access: string;
+  refresh: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+interface PairStateRow {
+  user_id: number;
+  email: string;
+  is_staff: boolean;
+  is_admin: boolean;
+  upload_permission_status: number | null;
+  kind: TokenKind;
+  connection_name: string | null;
+  generation: number;
+}
+
+/**
+ * Issues, rotates, verifies and revokes token pairs. Tokens are HS256 JWTs; only HS256 is ever
+ * accepted, so `alg: none` and other-key tokens fail verification. The token_pair row is the
+ * truth: the guard reads it with the user on every request, so a revocation holds at once on
+ * every replica.
+ */
+@Injectable()
+export class TokenService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectAppConfig() private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  private lifetimes(kind: TokenKind): { access: number; refresh: number } {
+    const auth = this.config.auth;
+    return kind === 'session'
+      ? { access: auth.sessionAccessTtlSeconds, refresh: auth.sessionRefreshTtlSeconds }
+      : { access: auth.accessTtlSeconds, refresh: auth.refreshTtlSeconds };
+  }
+
+  private nowSeconds(): number {
+    return Math.floor(this.clock.now().getTime() / 1000);
+  }
+
+  private sign(pair: TokenPair, refreshJti: string): { access: string; refresh: string } {
+    const now = this.nowSeconds();
+    const { access, refresh } = this.lifetimes(pair.kind);
+    const accessClaims: AccessClaims = {
+      typ: 'access',
+      sid: pair.id,
+      gen: pair.generation,
+      kind: pair.kind,
+      ...(pair.connectionName ? { connection: pair.connectionName } : {}),
+      iat: now,
+      exp: now + access,
+    };
+    const refreshClaims: RefreshClaims = { typ: 'refresh', sid: pair.id, gen: pair.generation, iat: now };
+    const options = { algorithm: ALGORITHM, issuer: ISSUER, subject: String(pair.userId) } as const;
+    return {
+      access: jwt.sign(accessClaims, this.config.auth.jwtSecret, { ...options, jwtid: randomUUID() }),
+      refresh: jwt.sign(
+        { ...refreshClaims, exp: Math.min(now + refresh, Math.floor(pair.expiresAt.getTime() / 1000)) },
+        this.config.auth.jwtSecret,
+        { ...options, jwtid: refreshJti },
+      ),
+    };
+  }
+
+  /**
+   * A new pair for the user. For developer pairs, at most five stay active: creating a sixth
+   * revokes the oldest. The user's row is locked meanwhile so two concurrent creations cannot
+   * both see four active pairs.
+   */
+  async issuePair(userId: number, kind: TokenKind, connectionName: string | null = null): Promise<IssuedPair> {
+    return this.dataSource.transaction(async (manager) => {
+      const now = this.clock.now();
+      if (kind === 'developer') {
+        await manager.query('SELECT 1 FROM registry_user WHERE id = $1 FOR UPDATE', [userId]);
+        const active = await this.activePairs(manager, userId, 'developer');
+        const excess = active.length - (MAX_ACTIVE_DEVELOPER_PAIRS - 1);
+        if (excess > 0) {
+          await this.revokeWhere(
+            manager,
+            active.slice(0, excess).map((pair) => pair.id),
+            'evicted',
+          );
+        }
+      }
+      const refreshJti = randomUUID();
+      const pair = manager.create(TokenPair, {
+        id: randomUUID(),
+        userId,
+        kind,
+        connectionName,
+        generation: 1,
+        refreshJti,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + this.lifetimes(kind).refresh * 1000),
+      });
+      await manager.insert(TokenPair, pair);
+      return { id: pair.id, ...this.sign(pair, refreshJti), createdAt: pair.createdAt, expiresAt: pair.expiresAt };
+    });
+  }
+
+  /** Active (unrevoked, unexpired) pairs of one kind, oldest first. */
+  async activePairs(manager: EntityManager, userId: number, kind: TokenKind): Promise<TokenPair[]> {
+    const pairs = await manager.find(TokenPair, {
+      where: { userId, kind, revokedAt: IsNull() },
+      order: { createdAt: 'ASC', seq: 'ASC' },
+    });
+    const now = this.clock.now().getTime();
+    return pairs.filter((pair) => pair.expiresAt.getTime() > now);
+  }
+
+  async listDeveloperPairs(userId: number): Promise<TokenPair[]> {
+    return this.activePairs(this.dataSource.manager, userId, 'developer');
+  }
+
+  private verifyRefresh(token: unknown): RefreshClaims & { sub: string; jti: string } {
+    if (typeof token !== 'string' || token.length === 0 || token.length > 4096) {
+      throw ApiError.unauthorized(INVALID_REFRESH_MESSAGE);
+    }
+    let claims: string | JwtPayload;
+    try {
+      claims = jwt.verify(token, this.config.auth.jwtSecret, {
+        algorithms: [ALGORITHM],
+        issuer: ISSUER,
+        clockTimestamp: this.nowSeconds(),
+      });
+    } catch {
+      throw ApiError.unauthorized(INVALID_REFRESH_MESSAGE);
+    }
+    if (typeof claims === 'string' || claims.typ !== 'refresh' || !claims.jti || !claims.sub || !claims.sid) {
+      throw ApiError.unauthorized(INVALID_REFRESH_MESSAGE);
+    }
+    return claims as RefreshClaims & { sub: string; jti: string };
+  }
+
+  /**
+   * Rotation: the presented refresh token is swapped for a new pair in one conditional UPDATE, so
+   * of any number of concurrent uses exactly one succeeds; the old refresh token and the access
+   * tokens of the old generation stop working at once.
+   */
+  async rotate(refreshToken: unknown): Promise<{ access: string; refresh: string }> {
+    const claims = this.verifyRefresh(refreshToken);
+    const newJti = randomUUID();
+    const rows: TokenPairRow[] = await this.dataSource
+      .query(
+        `UPDATE token_pair SET refresh_jti = $3, generation = generation + 1, last_used_at = $4
+        WHERE id = $1 AND refresh_jti = $2 AND revoked_at IS NULL AND expires_at > $4
+          AND EXISTS (SELECT 1 FROM registry_user u WHERE u.id = token_pair.user_id AND u.is_active)
+        RETURNING id, user_id, kind, connection_name, generation, expires_at`,
+        [claims.sid, claims.jti, newJti, this.clock.now()],
+      )
+      .then((result: [TokenPairRow[], number]) => result[0]);
+    if (rows.length !== 1) throw ApiError.unauthorized(INVALID_REFRESH_MESSAGE);
+    const row = rows[0];
+    const pair = this.dataSource.manager.create(TokenPair, {
+      id: row.id,
+      userId: row.user_id,
+      kind: row.kind,
+      connectionName: row.connection_name,
+      generation: row.generation,
+      expiresAt: row.expires_at,
+    });
+    return this.sign(pair, newJti);
+  }
+
+  /** Revokes the pair a refresh token belongs to (`blacklist`). */
+  async revokeByRefreshToken(refreshToken: unknown): Promise<void> {
+    const claims = this.verifyRefresh(refreshToken);
+    const result: [unknown[], number] = await this.dataSource.query(
+      `UPDATE token_pair SET revoked_at = $3, revoked_reason = 'blacklisted'
+        WHERE id = $1 AND refresh_jti = $2 AND revoked_at IS NULL`,
+      [claims.sid, claims.jti, this.clock.now()],
+    );
+    if (result[1] !== 1) throw ApiError.unauthorized(INVALID_REFRESH_MESSAGE);
+  }
+
+  /** Revokes every developer pair of the user; session and connection pairs are left alone. */
+  async revokeAllDeveloperPairs(userId: number): Promise<number> {
+    const result: [unknown[], number] = await this.dataSource.query(
+      `UPDATE token_pair SET revoked_at = $2, revoked_reason = 'blacklist-all'
+        WHERE user_id = $1 AND kind = 'developer' AND revoked_at IS NULL AND expires_at > $2`,
+      [userId, this.clock.now()],
+    );
+    return result[1];
+  }
+
+  /** Deletes (revokes) one developer pair of the user; 404 when it is not theirs or not active. */
+  async revokeDeveloperPair(userId: number, pairId: string): Promise<void> {
+    if (!/^[0-9a-f-]{36}$/i.test(pairId)) throw ApiError.notFound('Developer token not found.');
+    const revoked = await this.revokeWhere(this.dataSource.manager, [pairId], 'deleted', userId);
+    if (revoked !== 1) throw ApiError.notFound('Developer token not found.');
+  }
+
+  private async revokeWhere(manager: EntityManager, ids: string[], reason: string, userId?: number): Promise<number> {
+    if (ids.length === 0) return 0;
+    const result: [unknown[], number] = await manager.query(
+      `UPDATE token_pair SET revoked_at = $2, revoked_reason = $3
+        WHERE id = ANY($1::uuid[]) AND revoked_at IS NULL AND kind = 'developer'
+          AND ($4::integer IS NULL OR user_id = $4)`,
+      [ids, this.clock.now(), reason, userId ?? null],
+    );
+    return result[1];
+  }
+
+  /**
+   * The caller behind an access token, or an ApiError 401. Checks signature (HS256 only), expiry
+   * and not-before against the service clock, the token type, and — in one query — that the pair
+   * is neither revoked nor rotated past this token's generation and the account is active.
+   */
+  async authenticate(accessToken: string): Promise<AuthenticatedUser> {
+    let claims: string | JwtPayload;
+    try {
+      claims = jwt.verify(accessToken, this.config.auth.jwtSecret, {
+        algorithms: [ALGORITHM],
+        issuer: ISSUER,
+        clockTimestamp: this.nowSeconds(),
+      });
+    } catch (error) {
+      const expired = error instanceof jwt.TokenExpiredError;
+      throw ApiError.unauthorized(expired ? 'The access token has expired.' : 'The access token is invalid.');
+    }
+    if (typeof claims === 'string' || claims.typ !== 'access' || typeof claims.sid !== 'string' || !claims.sub) {
+      throw ApiError.unauthorized('The access token is invalid.');
+    }
+    const rows: PairStateRow[] = await this.dataSource.query(
+      `SELECT u.id AS user_id, u.email, u.is_staff, u.is_admin, u.upload_permission_status,
+              tp.kind, tp.connection_name, tp.generation
+         FROM token_pair tp JOIN registry_user u ON u.id = tp.user_id
+        WHERE tp.id = $1 AND tp.revoked_at IS NULL AND u.is_active`,
+      [claims.sid],
+    );
+    const row = rows[0];
+    if (!row || row.generation !== claims.gen || String(row.user_id) !== claims.sub) {
+      throw ApiError.unauthorized('The access token has been revoked.');
+    }
+    return {
+      userId: row.user_id,
+      email: row.email,
+      isStaff: row.is_staff,
+      isAdmin: row.is_admin,
+      uploadPermission: row.upload_permission_status === 1,
+      tokenPairId: claims.sid,
+      tokenKind: row.kind,
+      connection: row.connection_name,
+    };
+  }
+
+  /** Marks a developer pair as used (shown as last_used_at); at most once a minute per pair. */
+  async touch(pairId: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE token_pair SET last_used_at = $2
+        WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '1 minute')`,
+      [pairId, this.clock.now()],
+    );
+  }
+}
+
+interface TokenPairRow {
+  id: string;
+  user_id: number;
+  kind: TokenKind;
+  connection_name: string | null;
+  generation: number;
+  expires_at: Date;
+}
