@@ -1,11 +1,27 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { VocabulariesModule } from '../vocabularies/vocabularies.module';
+import { Archive } from './archive.entity';
+import { ArchivesController } from './archives.controller';
+import { ArchivesService } from './archives.service';
+import { Collector } from './collector.entity';
+import { CollectorsService } from './collectors.service';
 import { Individual } from './individual.entity';
+import { IndividualsController } from './individuals.controller';
+import { IndividualsService } from './individuals.service';
 import { Institution } from './institution.entity';
+import { InstitutionsController } from './institutions.controller';
+import { InstitutionsService } from './institutions.service';
 
-/** People and organisations (individuals, institutions, archives) and their create-or-match services. */
+/**
+ * People and organisations (individuals, institutions, archives, collectors) and their
+ * create-or-match services, which sample, batch and legacy-XML writes call (optionally inside their
+ * own transaction).
+ */
 @Module({
-  imports: [TypeOrmModule.forFeature([Individual, Institution])],
-  exports: [TypeOrmModule],
+  imports: [TypeOrmModule.forFeature([Archive, Collector, Individual, Institution]), VocabulariesModule],
+  controllers: [ArchivesController, InstitutionsController, IndividualsController],
+  providers: [ArchivesService, CollectorsService, IndividualsService, InstitutionsService],
+  exports: [TypeOrmModule, ArchivesService, CollectorsService, IndividualsService, InstitutionsService],
 })
 export class AgentsModule {}

@@ -1,4 +1,15 @@
-import { Column, CreateDateColumn, Entity, Index, JoinTable, ManyToMany, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  JoinTable,
+  ManyToMany,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
+import { Country } from '../vocabularies/entities/country.entity';
 import { Institution } from './institution.entity';
 
 /** A person: a collector of samples, a registry user's public identity, a contact. */
@@ -41,6 +52,13 @@ export class Individual {
   @Column({ type: 'varchar', length: 255, nullable: true })
   institutionDetail: string | null;
 
+  @Column({ type: 'integer', nullable: true })
+  countryId: number | null;
+
+  @ManyToOne(() => Country, { nullable: true, onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'country_id' })
+  country: Country | null;
+
   @ManyToMany(() => Institution)
   @JoinTable({
     name: 'individual_institution',
@@ -48,6 +66,13 @@ export class Individual {
     inverseJoinColumn: { name: 'institution_id' },
   })
   institutions: Institution[];
+
+  /**
+   * The normalised label under which create-or-match filed this row (unique, so concurrent matches
+   * converge on one row); null for rows created explicitly: people may share a name.
+   */
+  @Column({ type: 'varchar', length: 200, nullable: true, select: false })
+  matchKey: string | null;
 
   /** The user who created the row (may edit it); null for rows created by the system. */
   @Column({ type: 'integer', nullable: true })

@@ -1,4 +1,15 @@
-import { Column, CreateDateColumn, Entity, Index, JoinTable, ManyToMany, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  JoinTable,
+  ManyToMany,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
+import { Country } from '../vocabularies/entities/country.entity';
 
 /** An organisation: a university, survey, museum or company that people belong to or samples are kept at. */
 @Entity('institution')
@@ -19,6 +30,13 @@ export class Institution {
   @Column({ type: 'text', nullable: true })
   description: string | null;
 
+  @Column({ type: 'integer', nullable: true })
+  countryId: number | null;
+
+  @ManyToOne(() => Country, { nullable: true, onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'country_id' })
+  country: Country | null;
+
   @Column({ type: 'varchar', length: 255, nullable: true })
   countrySubdivision: string | null;
 
@@ -35,6 +53,13 @@ export class Institution {
     inverseJoinColumn: { name: 'parent_institution_id' },
   })
   parentInstitutions: Institution[];
+
+  /**
+   * The normalised label under which create-or-match filed this row (unique, so concurrent matches
+   * converge on one row); null for rows created explicitly, which may share a label.
+   */
+  @Column({ type: 'varchar', length: 200, nullable: true, select: false })
+  matchKey: string | null;
 
   /** The user who created the row (may edit it); null for seeded or system rows. */
   @Column({ type: 'integer', nullable: true })

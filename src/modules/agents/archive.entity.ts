@@ -1,0 +1,53 @@
+import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Country } from '../vocabularies/entities/country.entity';
+import { Institution } from './institution.entity';
+
+/** A repository where physical samples are kept (a core repository, a museum collection). */
+@Entity('archive')
+export class Archive {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  /** Unique after trimming, case-insensitively: create-or-match files every archive under its label. */
+  @Column({ type: 'varchar', length: 200 })
+  label: string;
+
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  altLabel: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  @Column({ type: 'integer', nullable: true })
+  countryId: number | null;
+
+  @ManyToOne(() => Country, { nullable: true, onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'country_id' })
+  country: Country | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  countrySubdivision: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  city: string | null;
+
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  url: string | null;
+
+  @Column({ type: 'varchar', length: 36, nullable: true })
+  uri: string | null;
+
+  @Column({ type: 'integer', nullable: true })
+  parentInstitutionId: number | null;
+
+  @ManyToOne(() => Institution, { nullable: true, onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'parent_institution_id' })
+  parentInstitution: Institution | null;
+
+  /** The user who created the row (may edit it); null for rows created by the system. */
+  @Column({ type: 'integer', nullable: true })
+  createdBy: number | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+}

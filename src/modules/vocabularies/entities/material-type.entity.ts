@@ -1,0 +1,17 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+/** A general class of material a sample is made of (rock, sediment, liquid…). */
+@Entity('material_type')
+export class MaterialType {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'varchar', length: 255 })
+  label: string;
+
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  uri: string | null;
+}

@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ApiError } from '../../core/http/api-error';
+import { ObjectType } from './entities/object-type.entity';
+
+export interface ObjectTypeResolveOptions {
+  /** The field errors are reported under; default `object_type`. */
+  field?: string;
+  manager?: EntityManager;
+  /** Refuse object types that have children (samples are registered under leaf types only). */
+  leafOnly?: boolean;
+}
+
+/** `A>B >  C` → `A > B > C`, the form hierarchical labels are stored in. */
+export function normalisePath(path: string): string {
+  return path
+    .split('>')
+    .map((part) => part.trim())
+    .join(' > ');
+}
+
+/**
+ * Turns the `object_type` a client sends into a vocabulary row: the leaf label (the last part of the
+ * path, e.g. `Thin section`) or the full path (`Analytical preparations > Sectioned specimen > Thin
+ * section`), case-insensitively. Legacy numeric ids are refused: they name rows of an older
+ * vocabulary that no longer exists.
+ */
+@Injectable()
+export class ObjectTypeResolver {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async resolve(value: unknown, options: ObjectTypeResolveOptions = {}): Promise<ObjectType> {
+    const field = options.field ?? 'object_type';
+    if (typeof value === 'number' || (typeof value === 'string' && /^\s*\d+\s*$/.test(value))) {
+      throw ApiError.invalidField(
+        field,
+        'numeric object type ids are not accepted; use the leaf label of the object type, e.g. "Core"',
+      );
+    }
+    if (typeof value !== 'string' || !value.trim()) {
+      throw ApiError.invalidField(field, 'must be the leaf label of an object type, e.g. "Core"');
+    }
+    const given = value.trim();
+    const query = (options.manager ?? this.dataSource.manager).createQueryBuilder(ObjectType, 't');
+    const found = given.includes('>')
+      ? await query.where('lower(t.hierarchical_label) = lower(:path)', { path: normalisePath(given) }).getOne()
+      : await query.where('lower(t.label) = lower(:label)', { label: given }).getOne();
+    if (!found) {
+      throw ApiError.invalidField(
+        field,
+        `unknown object type "${given}"; use the leaf label of an object type from GET /api/object-types/`,
+      );
+    }
+    if (options.leafOnly) {
+      const manager = options.manager ?? this.dataSource.manager;
+      if (await manager.existsBy(ObjectType, { parentId: found.id })) {
+        throw ApiError.invalidField(
+          field,
+          `"${found.label}" is a group of object types, not a leaf; use one of its leaf labels from GET /api/object-types/`,
+        );
+      }
+    }
+    return found;
+  }
+
+  /** By id, for references that legitimately carry one (e.g. a batch template's object type); null when unknown. */
+  findById(id: number, manager?: EntityManager): Promise<ObjectType | null> {
+    return (manager ?? this.dataSource.manager).findOneBy(ObjectType, { id });
+  }
+}

@@ -1,0 +1,121 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Public } from '../../core/auth/public.decorator';
+import { ApiBadRequestBody } from '../../core/http/api-error-responses';
+import { SearchQueryDto } from './dto/search-query.dto';
+import {
+  AgentRoleTypeListResponse,
+  CountryListResponse,
+  GeologicTimeScaleListResponse,
+  ObjectTypeListResponse,
+  VocabularyTermListResponse,
+  toAgentRoleTypeDto,
+  toCountryDto,
+  toGeologicTimeScaleDto,
+  toObjectTypeDto,
+  toVocabularyTermDto,
+} from './dto/vocabulary.dto';
+import { TermVocabulary, VocabulariesService } from './vocabularies.service';
+
+const SEARCH_NOTE =
+  '`search`: case- and accent-insensitive substring of the label; exact matches first, then prefixes.';
+
+const ApiSearchErrors = () =>
+  ApiBadRequestBody({
+    message: 'Validation failed: search.',
+    errors: { search: ['search must be shorter than or equal to 200 characters'] },
+  });
+
+/** The seeded reference vocabularies; reads need no token. */
+@ApiTags('vocabularies')
+@Public()
+@Controller()
+export class VocabulariesController {
+  constructor(private readonly vocabularies: VocabulariesService) {}
+
+  @Get('countries')
+  @ApiOperation({ summary: `Active countries (ISO 3166-1). ${SEARCH_NOTE} An exact ISO code matches too.` })
+  @ApiOkResponse({ type: CountryListResponse })
+  @ApiSearchErrors()
+  async countries(@Query() query: SearchQueryDto): Promise<CountryListResponse> {
+    return { data: (await this.vocabularies.countries(query.search)).map(toCountryDto) };
+  }
+
+  @Get('agent-role-types')
+  @ApiOperation({ summary: `Agent role types (collector, registrant, owner…). ${SEARCH_NOTE}` })
+  @ApiOkResponse({ type: AgentRoleTypeListResponse })
+  @ApiSearchErrors()
+  async agentRoleTypes(@Query() query: SearchQueryDto): Promise<AgentRoleTypeListResponse> {
+    return { data: (await this.vocabularies.agentRoleTypes(query.search)).map(toAgentRoleTypeDto) };
+  }
+
+  @Get('object-types')
+  @ApiOperation({
+    summary: `The object-type tree, parents before children. Sample writes send the leaf \`label\`. ${SEARCH_NOTE}`,
+  })
+  @ApiOkResponse({ type: ObjectTypeListResponse })
+  @ApiSearchErrors()
+  async objectTypes(@Query() query: SearchQueryDto): Promise<ObjectTypeListResponse> {
+    return { data: (await this.vocabularies.objectTypes(query.search)).map(toObjectTypeDto) };
+  }
+
+  @Get('vocab/object-types')
+  @ApiOperation({ summary: 'The same as GET /api/object-types/ (the path older clients use).' })
+  @ApiOkResponse({ type: ObjectTypeListResponse })
+  @ApiSearchErrors()
+  vocabObjectTypes(@Query() query: SearchQueryDto): Promise<ObjectTypeListResponse> {
+    return this.objectTypes(query);
+  }
+
+  @Get('geologic-time-scales')
+  @ApiOperation({ summary: `Units of the ICS chronostratigraphic chart, bounds in Ma. ${SEARCH_NOTE}` })
+  @ApiOkResponse({ type: GeologicTimeScaleListResponse })
+  @ApiSearchErrors()
+  async geologicTimeScales(@Query() query: SearchQueryDto): Promise<GeologicTimeScaleListResponse> {
+    return { data: (await this.vocabularies.geologicTimeScales(query.search)).map(toGeologicTimeScaleDto) };
+  }
+
+  @Get('material-types')
+  @ApiOperation({ summary: `Material types. ${SEARCH_NOTE}` })
+  @ApiOkResponse({ type: VocabularyTermListResponse })
+  @ApiSearchErrors()
+  materialTypes(@Query() query: SearchQueryDto): Promise<VocabularyTermListResponse> {
+    return this.terms('material_type', query);
+  }
+
+  @Get('location-methods')
+  @ApiOperation({ summary: `How coordinates were determined. ${SEARCH_NOTE}` })
+  @ApiOkResponse({ type: VocabularyTermListResponse })
+  @ApiSearchErrors()
+  locationMethods(@Query() query: SearchQueryDto): Promise<VocabularyTermListResponse> {
+    return this.terms('location_method', query);
+  }
+
+  @Get('sampling-methods')
+  @ApiOperation({ summary: `How samples were collected. ${SEARCH_NOTE}` })
+  @ApiOkResponse({ type: VocabularyTermListResponse })
+  @ApiSearchErrors()
+  samplingMethods(@Query() query: SearchQueryDto): Promise<VocabularyTermListResponse> {
+    return this.terms('sampling_method', query);
+  }
+
+  @Get('platform-types')
+  @ApiOperation({ summary: `Platform types (the \`platform_type\` of a platform). ${SEARCH_NOTE}` })
+  @ApiOkResponse({ type: VocabularyTermListResponse })
+  @ApiSearchErrors()
+  platformTypes(@Query() query: SearchQueryDto): Promise<VocabularyTermListResponse> {
+    return this.terms('platform_type', query);
+  }
+
+  @Get('launch-types')
+  @ApiOperation({ summary: `Launch types (the \`launch_type\` of a launch platform). ${SEARCH_NOTE}` })
+  @ApiOkResponse({ type: VocabularyTermListResponse })
+  @ApiSearchErrors()
+  launchTypes(@Query() query: SearchQueryDto): Promise<VocabularyTermListResponse> {
+    return this.terms('launch_type', query);
+  }
+
+  private async terms(vocabulary: TermVocabulary, query: SearchQueryDto): Promise<VocabularyTermListResponse> {
+    return { data: (await this.vocabularies.terms(vocabulary, query.search)).map(toVocabularyTermDto) };
+  }
+}

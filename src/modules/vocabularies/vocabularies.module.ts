@@ -1,0 +1,44 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AgentRoleType } from './entities/agent-role-type.entity';
+import { Country } from './entities/country.entity';
+import { GeologicTimeScale } from './entities/geologic-time-scale.entity';
+import { LaunchPlatform } from './entities/launch-platform.entity';
+import { LaunchType } from './entities/launch-type.entity';
+import { LocationMethod } from './entities/location-method.entity';
+import { MaterialType } from './entities/material-type.entity';
+import { ObjectType } from './entities/object-type.entity';
+import { Platform } from './entities/platform.entity';
+import { PlatformType } from './entities/platform-type.entity';
+import { SamplingMethod } from './entities/sampling-method.entity';
+import { ObjectTypeResolver } from './object-type.resolver';
+import { PlatformsService } from './platforms.service';
+import { VocabulariesController } from './vocabularies.controller';
+import { VocabulariesService } from './vocabularies.service';
+
+/**
+ * Controlled vocabularies (seeded by migration from seed-data/) and the platforms named in sample
+ * writes. Other features use the exported services: VocabulariesService (lists, label and country
+ * resolution), ObjectTypeResolver, PlatformsService (create-or-match).
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([
+      AgentRoleType,
+      Country,
+      GeologicTimeScale,
+      LaunchPlatform,
+      LaunchType,
+      LocationMethod,
+      MaterialType,
+      ObjectType,
+      Platform,
+      PlatformType,
+      SamplingMethod,
+    ]),
+  ],
+  controllers: [VocabulariesController],
+  providers: [VocabulariesService, ObjectTypeResolver, PlatformsService],
+  exports: [VocabulariesService, ObjectTypeResolver, PlatformsService],
+})
+export class VocabulariesModule {}
