@@ -53,3 +53,30 @@ export class ManualClock extends Clock {
     this.current = new Date(this.current.getTime() + seconds * 1000);
   }
 }
+
+let codeCounter = 0;
+
+/** A fresh registry code (`IE` + 3 characters) unique within this test run. */
+export function uniqueRegistryCode(): string {
+  codeCounter += 1;
+  const n = (process.pid * 97 + Date.now() + codeCounter * 7919) % 36 ** 3;
+  return `IE${n.toString(36).toUpperCase().padStart(3, '0')}`;
+}
+
+/** A user with upload permission who owns a new registry code. */
+export async function createRegistrant(
+  app: INestApplication,
+  options: { isStaff?: boolean } = {},
+): Promise<TestUser & { code: string }> {
+  const user = await createUserWithToken(app, { isStaff: options.isStaff });
+  const accounts = app.get(AccountsService);
+  for (;;) {
+    const code = uniqueRegistryCode();
+    try {
+      await accounts.createRegistryCode(code, { email: user.email });
+      return { ...user, code };
+    } catch (error) {
+      if ((error as { getStatus?: () => number }).getStatus?.() !== 409) throw error;
+    }
+  }
+}

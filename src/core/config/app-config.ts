@@ -26,6 +26,8 @@ export interface AppConfig {
   database: {
     url: string;
     poolSize: number;
+    /** How long a request waits for a free pooled connection before the API answers 503. */
+    poolWaitMs: number;
     /** Apply pending migrations (and create the database) when a process starts. */
     migrateOnStart: boolean;
     /** Statement timeout in milliseconds for every query issued by the service. */
@@ -209,6 +211,7 @@ export function loadAppConfig(env: Env): AppConfig {
     database: {
       url: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:'], 'postgres://user@host:5432/database'),
       poolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
+      poolWaitMs: integer(env, 'DATABASE_POOL_WAIT_MS', 15000, 100, 600000),
       migrateOnStart: boolean(env, 'DATABASE_MIGRATE_ON_START', true),
       statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 60000, 0, 3600000),
     },

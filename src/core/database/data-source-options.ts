@@ -27,7 +27,7 @@ export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
       max: config.database.poolSize,
       application_name: `sample-registry-${process.pid}`,
       statement_timeout: config.database.statementTimeoutMs || undefined,
-      connectionTimeoutMillis: 5000,
+      connectionTimeoutMillis: config.database.poolWaitMs,
     },
   };
 }

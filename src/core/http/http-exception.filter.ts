@@ -70,7 +70,9 @@ export class HttpExceptionFilter implements ExceptionFilter {
     }
     const code = (exception as { code?: string } | null)?.code;
     const name = (exception as { name?: string } | null)?.name;
-    if ((code && CONNECTION_ERROR_CODES.has(code)) || name === 'MaxRetriesPerRequestError') {
+    const message = (exception as { message?: unknown } | null)?.message;
+    const poolExhausted = typeof message === 'string' && message.includes('timeout exceeded when trying to connect');
+    if ((code && CONNECTION_ERROR_CODES.has(code)) || name === 'MaxRetriesPerRequestError' || poolExhausted) {
       this.logger.error(`Dependency unavailable: ${String((exception as Error).message)}`);
       return {
         status: HttpStatus.SERVICE_UNAVAILABLE,

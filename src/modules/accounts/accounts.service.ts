@@ -73,6 +73,8 @@ export class AccountsService {
           isAdmin: input.isAdmin ?? false,
         }),
       );
+      // The user's public identity is theirs to edit.
+      await manager.update(Individual, { id: individual.id }, { createdBy: user.id });
       return this.requireUser(user.id, manager);
     });
   }
@@ -178,6 +180,14 @@ export class AccountsService {
     return this.dataSource.getRepository(RegistryCode).findOneByOrFail({ code: normalised });
   }
 
+  /** The code's owners, or undefined when no such code exists. */
+  async registryCodeOwner(code: string, manager?: EntityManager): Promise<RegistryCode | undefined> {
+    const found = await (manager ?? this.dataSource.manager).findOneBy(RegistryCode, {
+      code: code.trim().toUpperCase(),
+    });
+    return found ?? undefined;
+  }
+
   /**
    * Whether the user may register under the code: they own it, or a team they edit or manage owns it.
    * Staff and admins may use any existing code.
@@ -185,8 +195,9 @@ export class AccountsService {
   async canUseRegistryCode(
     user: { userId: number; isStaff: boolean; isAdmin: boolean },
     code: string,
+    manager?: EntityManager,
   ): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
+    const rows: unknown[] = await (manager ?? this.dataSource.manager).query(
       `SELECT 1 FROM registry_code rc
         WHERE rc.code = $1 AND (
           $3 OR rc.user_owner_id = $2 OR EXISTS (
@@ -198,8 +209,8 @@ export class AccountsService {
   }
 
   /** Registry codes the user may register under, in code order. */
-  async usableRegistryCodes(userId: number): Promise<string[]> {
-    const rows: { code: string }[] = await this.dataSource.query(
+  async usableRegistryCodes(userId: number, manager?: EntityManager): Promise<string[]> {
+    const rows: { code: string }[] = await (manager ?? this.dataSource.manager).query(
       `SELECT rc.code FROM registry_code rc
         WHERE rc.user_owner_id = $1 OR EXISTS (
           SELECT 1 FROM team_member tm

@@ -1,0 +1,562 @@
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsISO8601,
+  IsNotEmpty,
+  IsNumber,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { CollectorInputDto, CollectorReferences } from '../../agents/dto/collector-input.dto';
+import { ArchiveInputDto } from '../../agents/dto/archive.dto';
+import { IgnoresReadOnlyFields } from '../../../core/http/read-only-fields';
+import { Trim, TrimToNull } from '../../../core/http/trim';
+import { LaunchPlatformInputDto, PlatformInputDto } from '../../vocabularies/dto/platform-input.dto';
+import { DATE_PRECISIONS, DEACTIVATE_REASONS, LENGTH_UNITS } from '../sample.entity';
+
+/** Fields a client gets back from a fetch that a write ignores (clients send back what they fetched). */
+export const SAMPLE_READ_ONLY_FIELDS = [
+  'id',
+  'object_type_path',
+  'metadata_store_status',
+  'is_deactivated',
+  'deactivate_reason',
+  'user_owner',
+  'team_owner',
+  'batch_id',
+  'created_at',
+  'updated_at',
+  'can_edit',
+];
+
+const FINITE = { allowNaN: false, allowInfinity: false };
+/** A value may be sent as null to clear it. */
+const Nullable = () => ValidateIf((_object, value) => value !== null);
+
+export class RelatedResourceDto {
+  @ApiProperty({ example: 'https://doi.org/10.1594/PANGAEA.123456' })
+  @Trim()
+  @IsUrl({ require_protocol: true, protocols: ['http', 'https', 'ftp'] }, { message: 'uri must be an http(s) URL' })
+  @MaxLength(2000)
+  uri: string;
+
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'Geochemistry of this sample' })
+  @IsOptional()
+  @TrimToNull()
+  @IsString()
+  @MaxLength(2000)
+  description?: string | null;
+
+  /** A DataCite relationType, e.g. IsReferencedBy, IsDocumentedBy. */
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'IsReferencedBy' })
+  @IsOptional()
+  @TrimToNull()
+  @IsString()
+  @MaxLength(50)
+  relation_type?: string | null;
+}
+
+/**
+ * The register body (POST /api/samples/). Publishing needs name, object_type, latitude and
+ * longitude; a draft (`is_draft: true`) may omit the coordinates.
+ */
+@IgnoresReadOnlyFields(...SAMPLE_READ_ONLY_FIELDS)
+export class CreateSampleDto {
+  /** Bare suffix (`IEABC0001`) or DOI form (`10.5072/IEABC0001`); omitted, one is minted. */
+  @ApiPropertyOptional({ example: 'IEABC0001' })
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @MaxLength(64)
+  igsn?: string;
+
+  /** The registry code to register under; optional when the caller can use exactly one. */
+  @ApiPropertyOptional({ example: 'IEABC' })
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @MaxLength(5)
+  registry_code?: string;
+
+  /** Accepted for clients migrating from the previous API; same as registry_code. */
+  @ApiPropertyOptional({ example: 'IEABC', deprecated: true })
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @MaxLength(5)
+  sesar_code?: string;
+
+  @ApiProperty({ example: 'AT-2024-017' })
+  @Trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  name: string;
+
+  /**
+   * Leaf label of a current object type, e.g. "Core" (or the full path). Its type and value are
+   * checked by the object-type resolver, whose message tells legacy clients sending numeric ids
+   * to use the leaf label instead.
+   */
+  @ApiProperty({ type: String, example: 'Individual sample' })
+  @IsNotEmpty()
+  object_type: string;
+
+  @ApiPropertyOptional({ example: false })
+  @IsOptional()
+  @IsBoolean()
+  is_draft?: boolean;
+
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'Rock' })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  general_material_type?: string | null;
+
+  @ApiPropertyOptional({ type: [String], example: ['Igneous>Plutonic'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @MaxLength(255, { each: true })
+  material_types?: string[];
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(20000)
+  sample_description?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: Number, minimum: -90, maximum: 90, example: 41.5 })
+  @IsOptional()
+  @Nullable()
+  @IsNumber(FINITE)
+  @Min(-90)
+  @Max(90)
+  latitude?: number | null;
+
+  @ApiPropertyOptional({ nullable: true, type: Number, minimum: -180, maximum: 180, example: -72.8 })
+  @IsOptional()
+  @Nullable()
+  @IsNumber(FINITE)
+  @Min(-180)
+  @Max(180)
+  longitude?: number | null;
+
+  @ApiPropertyOptional({ nullable: true, type: Number, minimum: -90, maximum: 90 })
+  @IsOptional()
+  @Nullable()
+  @IsNumber(FINITE)
+  @Min(-90)
+  @Max(90)
+  end_latitude?: number | null;
+
+  @ApiPropertyOptional({ nullable: true, type: Number, minimum: -180, maximum: 180 })
+  @IsOptional()
+  @Nullable()
+  @IsNumber(FINITE)
+  @Min(-180)
+  @Max(180)
+  end_longitude?: number | null;
+
+  @ApiPropertyOptional({ nullable: true, type: Number, example: 1250 })
+  @IsOptional()
+  @Nullable()
+  @IsNumber(FINITE)
+  elevation?: number | null;
+
+  @ApiPropertyOptional({ nullable: true, type: Number })
+  @IsOptional()
+  @Nullable()
+  @IsNumber(FINITE)
+  elevation_end?: number | null;
+
+  @ApiPropertyOptional({ nullable: true, enum: LENGTH_UNITS, example: 'meters' })
+  @IsOptional()
+  @Nullable()
+  @IsIn(LENGTH_UNITS)
+  elevation_unit?: (typeof LENGTH_UNITS)[number] | null;
+
+  @ApiPropertyOptional({ nullable: true, type: Number })
+  @IsOptional()
+  @Nullable()
+  @IsNumber(FINITE)
+  depth_min?: number | null;
+
+  @ApiPropertyOptional({ nullable: true, type: Number })
+  @IsOptional()
+  @Nullable()
+  @IsNumber(FINITE)
+  depth_max?: number | null;
+
+  @ApiPropertyOptional({ nullable: true, enum: LENGTH_UNITS })
+  @IsOptional()
+  @Nullable()
+  @IsIn(LENGTH_UNITS)
+  depth_unit?: (typeof LENGTH_UNITS)[number] | null;
+
+  /** ISO 3166-1 alpha-2 code (or the country's label). */
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'US' })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  country?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  province?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  county?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  city?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  locality?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(20000)
+  location_description?: string | null;
+
+  /** A label of the location-method vocabulary. */
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'GPS' })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  location_method?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(20000)
+  purpose?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String, example: '10 x 5 cm' })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  size?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  field_name?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  primary_location_name?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  primary_location_type?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  vertical_datum?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  northing?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  easting?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  zone?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  depth_scale?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  size_unit?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  cruise_field_prgrm?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  current_archive_contact?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  original_archive_contact?: string | null;
+
+  /** IGSN of the parent sample (it must exist and be visible to the caller). */
+  @ApiPropertyOptional({ nullable: true, type: String, example: '10.5072/IEABC0001' })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(64)
+  parent_sample?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  external_parent_name?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  external_parent_object_type?: string | null;
+
+  @ApiPropertyOptional({ type: [String], example: ['Dredge 7 rock 3'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  @MaxLength(255, { each: true })
+  other_names?: string[];
+
+  @ApiPropertyOptional({ nullable: true, type: Number })
+  @IsOptional()
+  @Nullable()
+  @IsNumber(FINITE)
+  numeric_age_min?: number | null;
+
+  @ApiPropertyOptional({ nullable: true, type: Number })
+  @IsOptional()
+  @Nullable()
+  @IsNumber(FINITE)
+  numeric_age_max?: number | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'Ma' })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(20)
+  numeric_age_unit?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'Late Cretaceous' })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  geologic_age_verbatim?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  geologic_unit?: string | null;
+
+  /** A label of the sampling-method vocabulary. */
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'Dredging' })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  sampling_method?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(20000)
+  sampling_method_detail?: string | null;
+
+  /** ISO 8601 date or date-time. */
+  @ApiPropertyOptional({ nullable: true, type: String, example: '2024-06-01' })
+  @IsOptional()
+  @Nullable()
+  @IsISO8601({ strict: true })
+  sampling_start_date?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String, example: '2024-06-03' })
+  @IsOptional()
+  @Nullable()
+  @IsISO8601({ strict: true })
+  sampling_end_date?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, enum: DATE_PRECISIONS, example: 'day' })
+  @IsOptional()
+  @Nullable()
+  @IsIn(DATE_PRECISIONS)
+  sampling_date_precision?: (typeof DATE_PRECISIONS)[number] | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'Dive 4711' })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(255)
+  launch_label?: string | null;
+
+  @IsOptional()
+  @CollectorReferences()
+  @ArrayMaxSize(100)
+  collectors?: CollectorInputDto[];
+
+  @ApiPropertyOptional({ type: PlatformInputDto, nullable: true })
+  @IsOptional()
+  @Nullable()
+  @ValidateNested()
+  @Type(() => PlatformInputDto)
+  platform?: PlatformInputDto | null;
+
+  @ApiPropertyOptional({ type: LaunchPlatformInputDto, nullable: true })
+  @IsOptional()
+  @Nullable()
+  @ValidateNested()
+  @Type(() => LaunchPlatformInputDto)
+  launch_platform?: LaunchPlatformInputDto | null;
+
+  @ApiPropertyOptional({ type: ArchiveInputDto, nullable: true })
+  @IsOptional()
+  @Nullable()
+  @ValidateNested()
+  @Type(() => ArchiveInputDto)
+  current_archive?: ArchiveInputDto | null;
+
+  @ApiPropertyOptional({ type: ArchiveInputDto, nullable: true })
+  @IsOptional()
+  @Nullable()
+  @ValidateNested()
+  @Type(() => ArchiveInputDto)
+  original_archive?: ArchiveInputDto | null;
+
+  @ApiPropertyOptional({ type: [RelatedResourceDto] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => RelatedResourceDto)
+  related_resources?: RelatedResourceDto[];
+
+  /** Embargo: a published sample stays hidden from the public until this date-time. */
+  @ApiPropertyOptional({ nullable: true, type: String, example: '2027-01-01T00:00:00Z' })
+  @IsOptional()
+  @Nullable()
+  @IsISO8601({ strict: true })
+  publish_date?: string | null;
+}
+
+/** PATCH body: any register field; lists sent replace the stored lists. */
+export class UpdateSampleDto extends PartialType(CreateSampleDto) {}
+
+export class DeactivateSampleDto {
+  @ApiProperty({ enum: DEACTIVATE_REASONS, example: 'duplicate igsn' })
+  @IsIn(DEACTIVATE_REASONS, { message: `reason must be one of: ${DEACTIVATE_REASONS.join('; ')}` })
+  reason: (typeof DEACTIVATE_REASONS)[number];
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @TrimToNull()
+  @Nullable()
+  @IsString()
+  @MaxLength(5000)
+  comment?: string | null;
+}
+
+export const SEARCH_SCOPES = ['public', 'personal', 'shared', 'personal_and_shared'] as const;
+export type SearchScope = (typeof SEARCH_SCOPES)[number];

@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { AppConfig } from '../../core/config/app-config';
+import { InjectAppConfig } from '../../core/config/app-config.token';
+import { ApiError } from '../../core/http/api-error';
+
+const SUFFIX_PATTERN = /^[A-Z0-9.-]{9,32}$/;
+const BASE36 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** The minted suffix: the code followed by a base-36 counter, zero-padded to 9 characters. */
+export function formatMintedSuffix(code: string, counter: number): string {
+  const width = 9 - code.length;
+  let digits = '';
+  let rest = counter;
+  do {
+    digits = BASE36[rest % 36] + digits;
+    rest = Math.floor(rest / 36);
+  } while (rest > 0);
+  if (digits.length > width) throw new RangeError('counter exceeds the code namespace');
+  return code + digits.padStart(width, '0');
+}
+
+export function namespaceCapacity(code: string): number {
+  return 36 ** (9 - code.length) - 1;
+}
+
+/**
+ * IGSN syntax and minting (CONTRACT §2). The stored form is the bare upper-case suffix; clients may
+ * send or look up the DOI form (`10.5072/IEABC0001`), the bare suffix, in any letter case.
+ */
+@Injectable()
+export class IgsnService {
+  constructor(@InjectAppConfig() private readonly config: AppConfig) {}
+
+  get doiPrefix(): string {
+    return this.config.igsn.doiPrefix;
+  }
+
+  toDoi(suffix: string): string {
+    return `${this.config.igsn.doiPrefix}/${suffix}`;
+  }
+
+  /** The stored suffix for a lookup value, or undefined when it cannot be an IGSN of this registry. */
+  parse(value: string): string | undefined {
+    let candidate = value.trim();
+    const slash = candidate.indexOf('/');
+    if (slash >= 0) {
+      if (candidate.slice(0, slash) !== this.config.igsn.doiPrefix) return undefined;
+      candidate = candidate.slice(slash + 1);
+    }
+    const upper = candidate.toUpperCase();
+    return SUFFIX_PATTERN.test(upper) ? upper : undefined;
+  }
+
+  /** A caller-supplied IGSN for a sample under `registryCode`: syntax and namespace checked (400). */
+  parseSupplied(value: string, registryCode: string, field = 'igsn'): string {
+    const suffix = this.parse(value);
+    if (!suffix) {
+      throw ApiError.invalidField(
+        field,
+        `must be 9-32 characters of A-Z, 0-9, "." or "-", optionally prefixed with ${this.config.igsn.doiPrefix}/`,
+      );
+    }
+    if (!suffix.startsWith(registryCode)) {
+      throw ApiError.invalidField(field, `must start with the registry code ${registryCode}`);
+    }
+    return suffix;
+  }
+
+  /**
+   * Takes `count` new suffixes under the code. The counter row stays locked until the caller's
+   * transaction ends, so concurrent registrations (any process) never receive the same value;
+   * values already taken by caller-supplied IGSNs are skipped.
+   */
+  async mint(manager: EntityManager, code: string, count: number): Promise<string[]> {
+    const minted: string[] = [];
+    while (minted.length < count) {
+      const wanted = count - minted.length;
+      const rows: { igsn_counter: string }[] = await manager
+        .query('UPDATE registry_code SET igsn_counter = igsn_counter + $2 WHERE code = $1 RETURNING igsn_counter', [
+          code,
+          wanted,
+        ])
+        .then((result: [{ igsn_counter: string }[], number]) => result[0]);
+      if (!rows.length) throw ApiError.invalidField('registry_code', `unknown registry code ${code}`);
+      const last = Number(rows[0].igsn_counter);
+      if (last > namespaceCapacity(code)) {
+        throw ApiError.conflict(`Registry code ${code} has no IGSNs left to mint.`, {
+          registry_code: ['namespace exhausted'],
+        });
+      }
+      const candidates = Array.from({ length: wanted }, (_, i) => formatMintedSuffix(code, last - wanted + 1 + i));
+      const taken: { igsn: string }[] = await manager.query('SELECT igsn FROM sample WHERE igsn = ANY($1::text[])', [
+        candidates,
+      ]);
+      const takenSet = new Set(taken.map((row) => row.igsn));
+      minted.push(...candidates.filter((candidate) => !takenSet.has(candidate)));
+    }
+    return minted;
+  }
+}

@@ -1,0 +1,72 @@
+import { AuthenticatedUser } from '../../core/auth/authenticated-user';
+import { AccountsService } from '../accounts/accounts.service';
+import { SampleAccessFacts, SampleAccessPolicy, SampleCaller } from './sample-access.policy';
+
+const now = new Date('2026-11-22T12:00:00Z');
+const policy = new SampleAccessPolicy({} as AccountsService);
+
+function user(id: number, extra: Partial<AuthenticatedUser> = {}): AuthenticatedUser {
+  return {
+    userId: id,
+    email: `u${id}@example.org`,
+    isStaff: false,
+    isAdmin: false,
+    uploadPermission: true,
+    tokenPairId: 'x',
+    tokenKind: 'session',
+    connection: null,
+    ...extra,
+  };
+}
+
+function caller(id: number, teams: SampleCaller['teams'] = [], extra: Partial<AuthenticatedUser> = {}): SampleCaller {
+  return { user: user(id, extra), teams };
+}
+
+function sample(extra: Partial<SampleAccessFacts> = {}): SampleAccessFacts {
+  return {
+    metadataStoreStatus: 'published',
+    publishDate: null,
+    isDeactivated: false,
+    userOwnerId: 1,
+    teamOwnerId: 10,
+    ...extra,
+  };
+}
+
+describe('SampleAccessPolicy', () => {
+  it('shows published samples to everyone', () => {
+    expect(policy.visibility(sample(), undefined, now)).toBe('visible');
+    expect(policy.visibility(sample({ publishDate: new Date('2020-01-01') }), undefined, now)).toBe('visible');
+  });
+
+  it('never shows a deactivated sample, not even to its owner or staff', () => {
+    const gone = sample({ isDeactivated: true });
+    expect(policy.visibility(gone, caller(1), now)).toBe('hidden');
+    expect(policy.visibility(gone, caller(2, [], { isAdmin: true }), now)).toBe('hidden');
+    expect(policy.canEdit(gone, caller(1))).toBe(false);
+  });
+
+  it.each([
+    ['draft', sample({ metadataStoreStatus: 'draft' })],
+    ['pending-review', sample({ metadataStoreStatus: 'pending-review' })],
+    ['embargoed', sample({ publishDate: new Date('2027-01-01') })],
+  ])('needs a token with view permission for a %s sample', (_label, facts) => {
+    expect(policy.visibility(facts, undefined, now)).toBe('needs-token');
+    expect(policy.visibility(facts, caller(2), now)).toBe('hidden');
+    expect(policy.visibility(facts, caller(1), now)).toBe('visible');
+    expect(policy.visibility(facts, caller(3, [{ teamId: 10, role: 'viewer' }]), now)).toBe('visible');
+    expect(policy.visibility(facts, caller(4, [], { isStaff: true }), now)).toBe('visible');
+  });
+
+  it('lets the owner, team editors and managers, staff and admins edit; not viewers or strangers', () => {
+    const facts = sample();
+    expect(policy.canEdit(facts, caller(1))).toBe(true);
+    expect(policy.canEdit(facts, caller(2, [{ teamId: 10, role: 'editor' }]))).toBe(true);
+    expect(policy.canEdit(facts, caller(2, [{ teamId: 10, role: 'manager' }]))).toBe(true);
+    expect(policy.canEdit(facts, caller(2, [{ teamId: 10, role: 'viewer' }]))).toBe(false);
+    expect(policy.canEdit(facts, caller(2, [{ teamId: 11, role: 'manager' }]))).toBe(false);
+    expect(policy.canEdit(facts, caller(2, [], { isStaff: true }))).toBe(true);
+    expect(policy.canEdit(facts, undefined)).toBe(false);
+  });
+});

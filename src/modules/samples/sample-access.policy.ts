@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import { AuthenticatedUser } from '../../core/auth/authenticated-user';
+import { AccountsService, TeamMembership } from '../accounts/accounts.service';
+import { StoreStatus } from './sample.entity';
+
+/** The facts about a sample that visibility and permissions depend on. */
+export interface SampleAccessFacts {
+  metadataStoreStatus: StoreStatus;
+  publishDate: Date | null;
+  isDeactivated: boolean;
+  userOwnerId: number | null;
+  teamOwnerId: number | null;
+}
+
+export interface SampleCaller {
+  user: AuthenticatedUser;
+  teams: TeamMembership[];
+}
+
+export type SampleVisibility = 'visible' | 'needs-token' | 'hidden';
+
+/** A SQL condition with its parameters, for queries that must apply the same rules as the policy. */
+export interface SqlCondition {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * The one place that decides who may see and edit a sample (specification part 3 and CONTRACT
+ * §4). Fetch, search, update, deactivation, batches, exports and legacy XML all ask this policy,
+ * either per row (`visibility`, `canEdit`) or as SQL (`visibleCondition`, `editableCondition`).
+ *
+ * - Deactivated samples are never visible.
+ * - Published samples whose publish_date is not in the future are public.
+ * - Everything else (draft, pending-review, embargoed) needs a token and view permission:
+ *   the owner, any member of the owning team, staff or an admin.
+ * - Edit: the owner, a team editor or manager, staff or an admin.
+ */
+@Injectable()
+export class SampleAccessPolicy {
+  constructor(private readonly accounts: AccountsService) {}
+
+  async caller(user: AuthenticatedUser | undefined): Promise<SampleCaller | undefined> {
+    return user ? { user, teams: await this.accounts.teamMemberships(user.userId) } : undefined;
+  }
+
+  static isPublic(sample: SampleAccessFacts, now: Date): boolean {
+    return (
+      !sample.isDeactivated &&
+      sample.metadataStoreStatus === 'published' &&
+      (sample.publishDate === null || sample.publishDate.getTime() <= now.getTime())
+    );
+  }
+
+  canView(sample: SampleAccessFacts, caller: SampleCaller | undefined, now: Date): boolean {
+    return this.visibility(sample, caller, now) === 'visible';
+  }
+
+  visibility(sample: SampleAccessFacts, caller: SampleCaller | undefined, now: Date): SampleVisibility {
+    if (sample.isDeactivated) return 'hidden';
+    if (SampleAccessPolicy.isPublic(sample, now)) return 'visible';
+    if (!caller) return 'needs-token';
+    const { user, teams } = caller;
+    if (user.isStaff || user.isAdmin || sample.userOwnerId === user.userId) return 'visible';
+    if (sample.teamOwnerId !== null && teams.some((team) => team.teamId === sample.teamOwnerId)) return 'visible';
+    return 'hidden';
+  }
+
+  canEdit(sample: SampleAccessFacts, caller: SampleCaller | undefined): boolean {
+    if (!caller || sample.isDeactivated) return false;
+    const { user, teams } = caller;
+    if (user.isStaff || user.isAdmin || sample.userOwnerId === user.userId) return true;
+    return (
+      sample.teamOwnerId !== null &&
+      teams.some((team) => team.teamId === sample.teamOwnerId && (team.role === 'editor' || team.role === 'manager'))
+    );
+  }
+
+  /** `alias.*` rows the public may see; `$n` placeholders start after `offset`. */
+  publicCondition(alias: string, now: Date, offset: number): SqlCondition {
+    return {
+      sql: `(NOT ${alias}.is_deactivated AND ${alias}.metadata_store_status = 'published'
+              AND (${alias}.publish_date IS NULL OR ${alias}.publish_date <= $${offset + 1}))`,
+      params: [now],
+    };
+  }
+
+  /** `alias.*` rows the caller may see, the same rules as `visibility`. */
+  visibleCondition(alias: string, caller: SampleCaller | undefined, now: Date, offset: number): SqlCondition {
+    const open = this.publicCondition(alias, now, offset);
+    if (!caller) return open;
+    if (caller.user.isStaff || caller.user.isAdmin) return { sql: `NOT ${alias}.is_deactivated`, params: [] };
+    return {
+      sql: `(${open.sql} OR (NOT ${alias}.is_deactivated AND (${alias}.user_owner_id = $${offset + 2}
+              OR ${alias}.team_owner_id = ANY($${offset + 3}::int[]))))`,
+      params: [...open.params, caller.user.userId, caller.teams.map((team) => team.teamId)],
+    };
+  }
+
+  /** `alias.*` rows the caller may edit, the same rules as `canEdit`. */
+  editableCondition(alias: string, caller: SampleCaller, offset: number): SqlCondition {
+    if (caller.user.isStaff || caller.user.isAdmin) return { sql: `NOT ${alias}.is_deactivated`, params: [] };
+    const editorTeams = caller.teams.filter((team) => team.role !== 'viewer').map((team) => team.teamId);
+    return {
+      sql: `(NOT ${alias}.is_deactivated AND (${alias}.user_owner_id = $${offset + 1}
+              OR ${alias}.team_owner_id = ANY($${offset + 2}::int[])))`,
+      params: [caller.user.userId, editorTeams],
+    };
+  }
+}

@@ -1,0 +1,152 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import type { Request } from 'express';
+import { AuthenticatedUser, CurrentUser } from '../../core/auth/authenticated-user';
+import { Public } from '../../core/auth/public.decorator';
+import { ApiError } from '../../core/http/api-error';
+import { ErrorBody } from '../../core/http/error-body';
+import { paginate, parsePageRequest } from '../../core/http/pagination';
+import { CreateSampleDto, DeactivateSampleDto, SEARCH_SCOPES, UpdateSampleDto } from './dto/sample-write.dto';
+import { SampleListResponse, SampleResponse } from './dto/sample.dto';
+import { SamplesService } from './samples.service';
+
+const NOT_FOUND = { type: ErrorBody, example: { message: 'Sample not found.', errors: {} } };
+const INVALID = {
+  type: ErrorBody,
+  example: { message: 'Validation failed: latitude.', errors: { latitude: ['is required to publish a sample'] } },
+};
+
+/** `{igsn}` may be the bare suffix or the DOI form with its slash: both route shapes lead here. */
+function igsnOf(params: { igsn?: string; prefix?: string; suffix?: string }): string {
+  return params.prefix !== undefined ? `${params.prefix}/${params.suffix ?? ''}` : (params.igsn ?? '');
+}
+
+@ApiTags('samples')
+@Controller('samples')
+export class SamplesController {
+  constructor(private readonly samples: SamplesService) {}
+
+  @Public()
+  @Get()
+  @ApiOperation({
+    summary:
+      'Search samples. Anonymous callers see public published samples; with a token the default scope is personal.',
+  })
+  @ApiQuery({ name: 'q', required: false, description: 'Substring of IGSN or sample name' })
+  @ApiQuery({ name: 'name', required: false, description: 'Substring of the sample name' })
+  @ApiQuery({ name: 'igsn', required: false, description: 'Substring of the IGSN' })
+  @ApiQuery({ name: 'object_type', required: false, description: 'Leaf label(s), comma-separated' })
+  @ApiQuery({ name: 'country', required: false, description: 'ISO 3166-1 alpha-2 code(s), comma-separated' })
+  @ApiQuery({ name: 'scope', required: false, enum: SEARCH_SCOPES })
+  @ApiQuery({ name: 'is_draft', required: false, enum: ['true', 'false'] })
+  @ApiQuery({ name: 'page', required: false, type: Number })
+  @ApiQuery({ name: 'page_size', required: false, type: Number, description: 'Default 25, maximum 2000' })
+  @ApiOkResponse({ type: SampleListResponse })
+  @ApiBadRequestResponse({
+    type: ErrorBody,
+    example: {
+      message: 'Invalid page_size: must be an integer between 1 and 2000.',
+      errors: { page_size: ['must be an integer between 1 and 2000'] },
+    },
+  })
+  async search(
+    @Req() req: Request,
+    @Query() query: Record<string, string | undefined>,
+    @CurrentUser() user?: AuthenticatedUser,
+  ): Promise<SampleListResponse> {
+    const page = parsePageRequest(query, { defaultSize: 25, maxSize: 2000 });
+    for (const [name, value] of Object.entries(query)) {
+      if (typeof value !== 'string') throw ApiError.invalidField(name, 'give this parameter once');
+    }
+    const { count, data } = await this.samples.search(query, page, user);
+    return paginate(req, page, count, data);
+  }
+
+  @Post()
+  @ApiBearerAuth('bearer')
+  @ApiOperation({ summary: 'Register a sample (publishes unless is_draft is true). Omit igsn to mint one.' })
+  @ApiCreatedResponse({ type: SampleResponse })
+  @ApiBadRequestResponse(INVALID)
+  @ApiUnauthorizedResponse({ type: ErrorBody })
+  @ApiForbiddenResponse({
+    type: ErrorBody,
+    example: { message: 'You may not register samples under registry code IEXYZ.', errors: {} },
+  })
+  @ApiConflictResponse({
+    type: ErrorBody,
+    example: { message: 'IGSN 10.5072/IEABC0001 is already registered.', errors: { igsn: ['already registered'] } },
+  })
+  async register(@Body() body: CreateSampleDto, @CurrentUser() user: AuthenticatedUser): Promise<SampleResponse> {
+    return { data: await this.samples.register(body, user) };
+  }
+
+  @Public()
+  @Get([':igsn', ':prefix/:suffix'])
+  @ApiOperation({ summary: 'Fetch a sample by IGSN (DOI form or bare suffix, any letter case).' })
+  @ApiParam({ name: 'igsn', description: 'e.g. IEABC0001 (the DOI form 10.5072/IEABC0001 also works)' })
+  @ApiOkResponse({ type: SampleResponse })
+  @ApiUnauthorizedResponse({
+    type: ErrorBody,
+    example: { message: 'This sample is not public; send a token with view permission.', errors: {} },
+  })
+  @ApiNotFoundResponse(NOT_FOUND)
+  async fetch(
+    @Param() params: { igsn?: string; prefix?: string; suffix?: string },
+    @CurrentUser() user?: AuthenticatedUser,
+  ): Promise<SampleResponse> {
+    return { data: await this.samples.fetch(igsnOf(params), user) };
+  }
+
+  @Patch([':igsn', ':prefix/:suffix'])
+  @ApiBearerAuth('bearer')
+  @ApiParam({ name: 'igsn', description: 'e.g. IEABC0001 (the DOI form 10.5072/IEABC0001 also works)' })
+  @ApiOperation({ summary: 'Update a sample: send only the fields to change; lists sent replace the stored lists.' })
+  @ApiOkResponse({ type: SampleResponse })
+  @ApiBadRequestResponse(INVALID)
+  @ApiForbiddenResponse({ type: ErrorBody, example: { message: 'You may not edit this sample.', errors: {} } })
+  @ApiNotFoundResponse(NOT_FOUND)
+  async update(
+    @Param() params: { igsn?: string; prefix?: string; suffix?: string },
+    @Body() body: UpdateSampleDto,
+    @CurrentUser() user: AuthenticatedUser,
+  ): Promise<SampleResponse> {
+    return { data: await this.samples.update(igsnOf(params), body, user) };
+  }
+
+  @Post([':igsn/deactivate', ':prefix/:suffix/deactivate'])
+  @HttpCode(200)
+  @ApiBearerAuth('bearer')
+  @ApiParam({ name: 'igsn', description: 'e.g. IEABC0001 (the DOI form 10.5072/IEABC0001 also works)' })
+  @ApiOperation({ summary: 'Deactivate a sample; it is never returned by fetch or search again.' })
+  @ApiOkResponse({ type: SampleResponse })
+  @ApiBadRequestResponse({
+    type: ErrorBody,
+    example: {
+      message: 'Validation failed: reason.',
+      errors: {
+        reason: ['reason must be one of: this was a test sample; this sample does not exist; duplicate igsn; other'],
+      },
+    },
+  })
+  @ApiNotFoundResponse(NOT_FOUND)
+  async deactivate(
+    @Param() params: { igsn?: string; prefix?: string; suffix?: string },
+    @Body() body: DeactivateSampleDto,
+    @CurrentUser() user: AuthenticatedUser,
+  ): Promise<SampleResponse> {
+    return { data: await this.samples.deactivate(igsnOf(params), body, user) };
+  }
+}

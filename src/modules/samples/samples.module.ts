@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountsModule } from '../accounts/accounts.module';
+import { AgentsModule } from '../agents/agents.module';
+import { VocabulariesModule } from '../vocabularies/vocabularies.module';
+import { IgsnService } from './igsn.service';
+import { SampleAccessPolicy } from './sample-access.policy';
+import { Sample, SampleCollector } from './sample.entity';
+import { SampleReader } from './sample.reader';
+import { SamplesController } from './samples.controller';
+import { SamplesService } from './samples.service';
+
+/** Samples: IGSN minting, register, fetch, update, deactivate, search, and the access policy. */
+@Module({
+  imports: [TypeOrmModule.forFeature([Sample, SampleCollector]), AccountsModule, AgentsModule, VocabulariesModule],
+  controllers: [SamplesController],
+  providers: [SamplesService, SampleReader, SampleAccessPolicy, IgsnService],
+  exports: [SamplesService, SampleReader, SampleAccessPolicy, IgsnService],
+})
+export class SamplesModule {}

@@ -1,0 +1,603 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { AuthenticatedUser } from '../../core/auth/authenticated-user';
+import { Clock } from '../../core/clock';
+import { ApiError } from '../../core/http/api-error';
+import { FieldErrors } from '../../core/http/error-body';
+import { PageRequest } from '../../core/http/pagination';
+import { AccountsService } from '../accounts/accounts.service';
+import { ArchivesService } from '../agents/archives.service';
+import { CollectorsService } from '../agents/collectors.service';
+import { ObjectTypeResolver } from '../vocabularies/object-type.resolver';
+import { PlatformsService } from '../vocabularies/platforms.service';
+import { VocabulariesService } from '../vocabularies/vocabularies.service';
+import {
+  CreateSampleDto,
+  DeactivateSampleDto,
+  SearchScope,
+  SEARCH_SCOPES,
+  UpdateSampleDto,
+} from './dto/sample-write.dto';
+import { SampleDto } from './dto/sample.dto';
+import { IgsnService } from './igsn.service';
+import { SampleAccessPolicy, SampleCaller } from './sample-access.policy';
+import { Sample, SampleCollector, StoreStatus } from './sample.entity';
+import { SampleReader, SampleRow, accessFacts } from './sample.reader';
+
+type SampleInput = UpdateSampleDto;
+
+/** Columns a write sets, plus the collectors list when it was sent. */
+interface ResolvedWrite {
+  columns: Partial<Sample>;
+  collectorIds?: number[];
+}
+
+export interface SampleSearchQuery {
+  q?: string;
+  name?: string;
+  igsn?: string;
+  object_type?: string;
+  country?: string;
+  scope?: string;
+  is_draft?: string;
+}
+
+/** Plain scalar fields copied as given (after DTO validation and trimming). */
+const SCALAR_FIELDS = [
+  ['name', 'name'],
+  ['sample_description', 'sampleDescription'],
+  ['latitude', 'latitude'],
+  ['longitude', 'longitude'],
+  ['end_latitude', 'endLatitude'],
+  ['end_longitude', 'endLongitude'],
+  ['elevation', 'elevation'],
+  ['elevation_end', 'elevationEnd'],
+  ['elevation_unit', 'elevationUnit'],
+  ['depth_min', 'depthMin'],
+  ['depth_max', 'depthMax'],
+  ['depth_unit', 'depthUnit'],
+  ['province', 'province'],
+  ['county', 'county'],
+  ['city', 'city'],
+  ['locality', 'locality'],
+  ['location_description', 'locationDescription'],
+  ['purpose', 'purpose'],
+  ['size', 'size'],
+  ['field_name', 'fieldName'],
+  ['primary_location_name', 'primaryLocationName'],
+  ['primary_location_type', 'primaryLocationType'],
+  ['vertical_datum', 'verticalDatum'],
+  ['northing', 'northing'],
+  ['easting', 'easting'],
+  ['zone', 'zone'],
+  ['depth_scale', 'depthScale'],
+  ['size_unit', 'sizeUnit'],
+  ['cruise_field_prgrm', 'cruiseFieldPrgrm'],
+  ['current_archive_contact', 'currentArchiveContact'],
+  ['original_archive_contact', 'originalArchiveContact'],
+  ['external_parent_name', 'externalParentName'],
+  ['external_parent_object_type', 'externalParentObjectType'],
+  ['numeric_age_min', 'numericAgeMin'],
+  ['numeric_age_max', 'numericAgeMax'],
+  ['numeric_age_unit', 'numericAgeUnit'],
+  ['geologic_age_verbatim', 'geologicAgeVerbatim'],
+  ['geologic_unit', 'geologicUnit'],
+  ['sampling_method_detail', 'samplingMethodDetail'],
+  ['sampling_date_precision', 'samplingDatePrecision'],
+  ['launch_label', 'launchLabel'],
+] as const satisfies readonly (readonly [keyof SampleInput, keyof Sample])[];
+
+function likePattern(value: string): string {
+  return `%${value.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const driver = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : {};
+  return driver.code === '23505' && driver.constraint === constraint;
+}
+
+/**
+ * Register, fetch, update, deactivate and search samples. Every visibility and edit decision goes
+ * through SampleAccessPolicy; every reference (object type, vocabularies, agents, platforms,
+ * archives) through the reference-data services, inside the write's transaction.
+ */
+@Injectable()
+export class SamplesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly reader: SampleReader,
+    private readonly policy: SampleAccessPolicy,
+    private readonly igsn: IgsnService,
+    private readonly accounts: AccountsService,
+    private readonly objectTypes: ObjectTypeResolver,
+    private readonly vocabularies: VocabulariesService,
+    private readonly collectors: CollectorsService,
+    private readonly platforms: PlatformsService,
+    private readonly archives: ArchivesService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** POST /api/samples/: publishes unless `is_draft: true`. */
+  async register(dto: CreateSampleDto, user: AuthenticatedUser): Promise<SampleDto> {
+    if (!user.uploadPermission && !user.isStaff && !user.isAdmin) {
+      throw ApiError.forbidden('Registering samples requires upload permission.');
+    }
+    const caller = await this.policy.caller(user);
+    const id = await this.dataSource.transaction(async (manager) => {
+      const status: StoreStatus = dto.is_draft ? 'draft' : 'published';
+      const sample = await this.prepareNew(dto, caller as SampleCaller, status, manager);
+      return this.insert(manager, sample.columns, sample.collectorIds ?? []);
+    });
+    return this.readForCaller(id, caller);
+  }
+
+  /**
+   * Validates a register body into the columns of a new sample (IGSN minted when absent). Used by
+   * the JSON API and, with status `pending-review`/`draft`, by batch registration and legacy XML.
+   */
+  async prepareNew(
+    dto: CreateSampleDto,
+    caller: SampleCaller,
+    status: StoreStatus,
+    manager: EntityManager,
+  ): Promise<ResolvedWrite> {
+    const { code, teamOwnerId } = await this.resolveRegistryCode(dto, caller, manager);
+    const resolved = await this.resolveFields(dto, caller, manager, undefined);
+    const columns = resolved.columns;
+    const errors: FieldErrors = {};
+    if (status !== 'draft') {
+      for (const field of ['latitude', 'longitude'] as const) {
+        if (columns[field] === undefined || columns[field] === null)
+          errors[field] = ['is required to publish a sample'];
+      }
+    } else if (((columns.latitude ?? null) === null) !== ((columns.longitude ?? null) === null)) {
+      errors[columns.latitude === null || columns.latitude === undefined ? 'latitude' : 'longitude'] = [
+        'give both latitude and longitude, or neither',
+      ];
+    }
+    if (Object.keys(errors).length)
+      throw ApiError.badRequest(`Validation failed: ${Object.keys(errors).join(', ')}.`, errors);
+
+    let suffix: string;
+    if (dto.igsn !== undefined) {
+      suffix = this.igsn.parseSupplied(dto.igsn, code);
+      if (await manager.existsBy(Sample, { igsn: suffix })) throw this.duplicateIgsn(suffix);
+    } else {
+      [suffix] = await this.igsn.mint(manager, code, 1);
+    }
+    const now = this.clock.now();
+    return {
+      columns: {
+        ...columns,
+        igsn: suffix,
+        registryCode: code,
+        metadataStoreStatus: status,
+        publishDate: columns.publishDate ?? (status === 'published' ? now : null),
+        userOwnerId: caller.user.userId,
+        teamOwnerId,
+        createdBy: caller.user.userId,
+        createdAt: now,
+        updatedAt: now,
+      },
+      collectorIds: resolved.collectorIds,
+    };
+  }
+
+  private duplicateIgsn(suffix: string): ApiError {
+    return ApiError.conflict(`IGSN ${this.igsn.toDoi(suffix)} is already registered.`, {
+      igsn: ['already registered'],
+    });
+  }
+
+  /** Inserts one prepared sample with its collectors; a duplicate IGSN (a race) becomes a 409. */
+  async insert(manager: EntityManager, columns: Partial<Sample>, collectorIds: number[]): Promise<number> {
+    let id: number;
+    try {
+      const result = await manager.insert(Sample, columns);
+      id = Number((result.identifiers[0] as { id: string | number }).id);
+    } catch (error) {
+      if (isUniqueViolation(error, 'uq_sample_igsn')) throw this.duplicateIgsn(columns.igsn ?? '');
+      throw error;
+    }
+    if (collectorIds.length) {
+      await manager.insert(
+        SampleCollector,
+        collectorIds.map((collectorId, position) => ({ sampleId: id, position, collectorId })),
+      );
+    }
+    return id;
+  }
+
+  private async resolveRegistryCode(
+    dto: CreateSampleDto,
+    caller: SampleCaller,
+    manager: EntityManager,
+  ): Promise<{ code: string; teamOwnerId: number | null }> {
+    const given = dto.registry_code ?? dto.sesar_code;
+    if (dto.registry_code && dto.sesar_code && dto.registry_code.toUpperCase() !== dto.sesar_code.toUpperCase()) {
+      throw ApiError.invalidField('registry_code', 'registry_code and sesar_code disagree; send one');
+    }
+    let code: string;
+    if (given === undefined) {
+      const usable = await this.accounts.usableRegistryCodes(caller.user.userId, manager);
+      if (usable.length !== 1) {
+        throw ApiError.invalidField(
+          'registry_code',
+          usable.length ? `is required: you can register under ${usable.join(', ')}` : 'is required',
+        );
+      }
+      code = usable[0];
+    } else {
+      code = given.toUpperCase();
+    }
+    const owner = await this.accounts.registryCodeOwner(code, manager);
+    if (!owner) throw ApiError.invalidField('registry_code', `unknown registry code ${code}`);
+    if (!(await this.accounts.canUseRegistryCode(caller.user, code, manager))) {
+      throw ApiError.forbidden(`You may not register samples under registry code ${code}.`);
+    }
+    return { code, teamOwnerId: owner.teamOwnerId };
+  }
+
+  /**
+   * Turns the fields present in a write into columns, resolving every reference. Absent fields are
+   * left out (PATCH semantics); `existing` is the row being updated, if any.
+   */
+  private async resolveFields(
+    dto: SampleInput,
+    caller: SampleCaller,
+    manager: EntityManager,
+    existing: Sample | undefined,
+  ): Promise<ResolvedWrite> {
+    const columns: Partial<Sample> = {};
+    const set = <K extends keyof Sample>(key: K, value: Sample[K]) => {
+      columns[key] = value;
+    };
+    for (const [field, column] of SCALAR_FIELDS) {
+      if (dto[field] !== undefined) set(column, dto[field] as never);
+    }
+    const createdBy = caller.user.userId;
+    const options = { manager, createdBy };
+
+    if (dto.object_type !== undefined) {
+      const objectType = await this.objectTypes.resolve(dto.object_type, { manager, leafOnly: true });
+      set('objectTypeId', objectType.id);
+    }
+    if (dto.material_types !== undefined) {
+      set('materialTypes', dto.material_types.map((label) => label.trim()).filter(Boolean));
+    }
+    if (dto.other_names !== undefined) {
+      set('otherNames', dto.other_names.map((label) => label.trim()).filter(Boolean));
+    }
+    if (dto.general_material_type !== undefined) {
+      const term = await this.vocabularies.resolveTerm(
+        'material_type',
+        dto.general_material_type,
+        'general_material_type',
+        manager,
+      );
+      set('generalMaterialType', term?.label ?? null);
+    }
+    if (dto.location_method !== undefined) {
+      const term = await this.vocabularies.resolveTerm(
+        'location_method',
+        dto.location_method,
+        'location_method',
+        manager,
+      );
+      set('locationMethod', term?.label ?? null);
+    }
+    if (dto.sampling_method !== undefined) {
+      const term = await this.vocabularies.resolveTerm(
+        'sampling_method',
+        dto.sampling_method,
+        'sampling_method',
+        manager,
+      );
+      set('samplingMethod', term?.label ?? null);
+    }
+    if (dto.country !== undefined) {
+      const country = await this.vocabularies.resolveCountry(dto.country, 'country', manager);
+      set('country', country?.iso3166code ?? null);
+    }
+    if (dto.parent_sample !== undefined) {
+      set('parentSampleId', await this.resolveParent(dto.parent_sample, caller, manager, existing));
+    }
+    if (dto.platform !== undefined) {
+      set(
+        'platformId',
+        dto.platform ? (await this.platforms.matchPlatform(dto.platform, { ...options, field: 'platform' })).id : null,
+      );
+    }
+    if (dto.launch_platform !== undefined) {
+      set(
+        'launchPlatformId',
+        dto.launch_platform
+          ? (await this.platforms.matchLaunchPlatform(dto.launch_platform, { ...options, field: 'launch_platform' })).id
+          : null,
+      );
+    }
+    for (const [field, column] of [
+      ['current_archive', 'currentArchiveId'],
+      ['original_archive', 'originalArchiveId'],
+    ] as const) {
+      const input = dto[field];
+      if (input !== undefined) set(column, input ? (await this.archives.match(input, { ...options, field })).id : null);
+    }
+    if (dto.related_resources !== undefined) {
+      set(
+        'relatedResources',
+        dto.related_resources.map((resource) => ({
+          uri: resource.uri,
+          description: resource.description ?? null,
+          relation_type: resource.relation_type ?? null,
+        })),
+      );
+    }
+    for (const [field, column] of [
+      ['sampling_start_date', 'samplingStartDate'],
+      ['sampling_end_date', 'samplingEndDate'],
+      ['publish_date', 'publishDate'],
+    ] as const) {
+      const value = dto[field];
+      if (value !== undefined) set(column, value === null ? null : new Date(value));
+    }
+
+    const merged = { ...existing, ...columns };
+    const errors: FieldErrors = {};
+    const ordered = (min: keyof Sample, max: keyof Sample, field: string) => {
+      const low = merged[min] as number | Date | null | undefined;
+      const high = merged[max] as number | Date | null | undefined;
+      if (low !== null && low !== undefined && high !== null && high !== undefined && Number(low) > Number(high)) {
+        errors[field] = [`must not be less than ${String(min).replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`];
+      }
+    };
+    ordered('numericAgeMin', 'numericAgeMax', 'numeric_age_max');
+    ordered('depthMin', 'depthMax', 'depth_max');
+    ordered('samplingStartDate', 'samplingEndDate', 'sampling_end_date');
+    if (Object.keys(errors).length)
+      throw ApiError.badRequest(`Validation failed: ${Object.keys(errors).join(', ')}.`, errors);
+
+    let collectorIds: number[] | undefined;
+    if (dto.collectors !== undefined) {
+      collectorIds = (await this.collectors.resolve(dto.collectors, { ...options, field: 'collectors' })).map(
+        (c) => c.id,
+      );
+    }
+    return { columns, collectorIds };
+  }
+
+  private async resolveParent(
+    value: string | null,
+    caller: SampleCaller,
+    manager: EntityManager,
+    existing: Sample | undefined,
+  ): Promise<number | null> {
+    if (value === null) return null;
+    const suffix = this.igsn.parse(value);
+    const row = suffix ? await this.reader.byIgsn(suffix, manager) : undefined;
+    if (!row || !this.policy.canView(accessFacts(row), caller, this.clock.now())) {
+      throw ApiError.invalidField('parent_sample', `no sample with IGSN ${value} is visible to you`);
+    }
+    if (existing && Number(row.id) === existing.id)
+      throw ApiError.invalidField('parent_sample', 'cannot be the sample itself');
+    return Number(row.id);
+  }
+
+  /** GET /api/samples/{igsn}/: 401 for a non-public sample without a token, 404 without view permission. */
+  async fetch(igsnValue: string, user: AuthenticatedUser | undefined): Promise<SampleDto> {
+    const row = await this.findVisibleRow(igsnValue, user);
+    const caller = await this.policy.caller(user);
+    return this.reader.toDto(row, this.policy.canEdit(accessFacts(row), caller));
+  }
+
+  /** The row behind an IGSN if the caller may see it; 401/404 otherwise. Exports use it too. */
+  async findVisibleRow(igsnValue: string, user: AuthenticatedUser | undefined): Promise<SampleRow> {
+    const suffix = this.igsn.parse(igsnValue);
+    const row = suffix ? await this.reader.byIgsn(suffix) : undefined;
+    if (!row) throw ApiError.notFound('Sample not found.');
+    const caller = await this.policy.caller(user);
+    switch (this.policy.visibility(accessFacts(row), caller, this.clock.now())) {
+      case 'visible':
+        return row;
+      case 'needs-token':
+        throw ApiError.unauthorized('This sample is not public; send a token with view permission.');
+      case 'hidden':
+        throw ApiError.notFound('Sample not found.');
+    }
+  }
+
+  /** Locks the sample for a change the caller must be allowed to make (404 unseen, 403 seen but not editable). */
+  private async lockEditable(manager: EntityManager, igsnValue: string, caller: SampleCaller): Promise<Sample> {
+    const suffix = this.igsn.parse(igsnValue);
+    const sample = suffix
+      ? await manager.findOne(Sample, { where: { igsn: suffix }, lock: { mode: 'pessimistic_write' } })
+      : null;
+    if (!sample || !this.policy.canView(sample, caller, this.clock.now())) throw ApiError.notFound('Sample not found.');
+    if (!this.policy.canEdit(sample, caller)) throw ApiError.forbidden('You may not edit this sample.');
+    return sample;
+  }
+
+  /** PATCH /api/samples/{igsn}/: lists sent replace lists; igsn and registry_code cannot change. */
+  async update(igsnValue: string, dto: UpdateSampleDto, user: AuthenticatedUser): Promise<SampleDto> {
+    const caller = (await this.policy.caller(user)) as SampleCaller;
+    const id = await this.dataSource.transaction(async (manager) => {
+      const sample = await this.lockEditable(manager, igsnValue, caller);
+      const errors: FieldErrors = {};
+      if (dto.igsn !== undefined && this.igsn.parse(dto.igsn) !== sample.igsn) errors.igsn = ['cannot be changed'];
+      for (const field of ['registry_code', 'sesar_code'] as const) {
+        const value = dto[field];
+        if (value !== undefined && value.toUpperCase() !== sample.registryCode) errors[field] = ['cannot be changed'];
+      }
+      for (const field of ['latitude', 'longitude'] as const) {
+        if (dto[field] === null && sample[field] !== null) errors[field] = ['cannot be cleared once set'];
+      }
+      if (dto.name === null || dto.object_type === null)
+        errors[dto.name === null ? 'name' : 'object_type'] = ['cannot be cleared'];
+      if (dto.is_draft === true && sample.metadataStoreStatus !== 'draft') {
+        errors.is_draft = ['a sample that is not a draft cannot become one again'];
+      }
+      if (Object.keys(errors).length)
+        throw ApiError.badRequest(`Validation failed: ${Object.keys(errors).join(', ')}.`, errors);
+
+      const resolved = await this.resolveFields(dto, caller, manager, sample);
+      const columns: Partial<Sample> = { ...resolved.columns, updatedAt: this.clock.now() };
+      if (dto.is_draft === false && sample.metadataStoreStatus === 'draft') {
+        const merged = { ...sample, ...columns };
+        const missing = (['latitude', 'longitude'] as const).filter((field) => merged[field] === null);
+        if (missing.length) {
+          throw ApiError.badRequest(
+            `Validation failed: ${missing.join(', ')}.`,
+            Object.fromEntries(missing.map((field) => [field, ['is required to publish a sample']])),
+          );
+        }
+        columns.metadataStoreStatus = 'published';
+        columns.publishDate = merged.publishDate ?? this.clock.now();
+      }
+      await manager.update(Sample, { id: sample.id }, columns);
+      if (resolved.collectorIds !== undefined) {
+        await manager.delete(SampleCollector, { sampleId: sample.id });
+        if (resolved.collectorIds.length) {
+          await manager.insert(
+            SampleCollector,
+            resolved.collectorIds.map((collectorId, position) => ({ sampleId: sample.id, position, collectorId })),
+          );
+        }
+      }
+      return sample.id;
+    });
+    return this.readForCaller(id, caller);
+  }
+
+  /** POST /api/samples/{igsn}/deactivate/: the sample is never returned by fetch again. */
+  async deactivate(igsnValue: string, dto: DeactivateSampleDto, user: AuthenticatedUser): Promise<SampleDto> {
+    const caller = (await this.policy.caller(user)) as SampleCaller;
+    const id = await this.dataSource.transaction(async (manager) => {
+      const sample = await this.lockEditable(manager, igsnValue, caller);
+      const now = this.clock.now();
+      await manager.update(
+        Sample,
+        { id: sample.id },
+        {
+          isDeactivated: true,
+          deactivateReason: dto.reason,
+          deactivateComment: dto.comment ?? null,
+          deactivatedAt: now,
+          updatedAt: now,
+        },
+      );
+      return sample.id;
+    });
+    const [row] = await this.reader.byIds([id]);
+    return this.reader.toDto(row, false);
+  }
+
+  private async readForCaller(id: number, caller: SampleCaller | undefined): Promise<SampleDto> {
+    const [row] = await this.reader.byIds([id]);
+    return this.reader.toDto(row, this.policy.canEdit(accessFacts(row), caller));
+  }
+
+  /** The WHERE clause and parameters of a search (also used by exports). */
+  async searchCondition(
+    query: SampleSearchQuery,
+    user: AuthenticatedUser | undefined,
+  ): Promise<{ where: string; params: unknown[]; caller?: SampleCaller }> {
+    const caller = await this.policy.caller(user);
+    const params: unknown[] = [];
+    const clauses: string[] = [];
+    const scope = (query.scope ?? (caller ? 'personal' : 'public')) as SearchScope;
+    if (!(SEARCH_SCOPES as readonly string[]).includes(scope)) {
+      throw ApiError.invalidField('scope', `must be one of ${SEARCH_SCOPES.join(', ')}`);
+    }
+    if (scope !== 'public' && !caller) throw ApiError.unauthorized(`scope=${scope} needs a token.`);
+    if (scope === 'public' || !caller) {
+      const open = this.policy.publicCondition('s', this.clock.now(), params.length);
+      clauses.push(open.sql);
+      params.push(...open.params);
+    } else {
+      const me = `$${params.push(caller.user.userId)}`;
+      const personal = `s.user_owner_id = ${me}`;
+      const shared = () =>
+        `(s.team_owner_id = ANY($${params.push(caller.teams.map((team) => team.teamId))}::int[])` +
+        ` AND s.user_owner_id IS DISTINCT FROM ${me})`;
+      clauses.push('NOT s.is_deactivated');
+      clauses.push(scope === 'personal' ? personal : scope === 'shared' ? shared() : `(${personal} OR ${shared()})`);
+    }
+    if (query.is_draft !== undefined) {
+      if (query.is_draft !== 'true' && query.is_draft !== 'false')
+        throw ApiError.invalidField('is_draft', 'must be true or false');
+      clauses.push(
+        query.is_draft === 'true' ? "s.metadata_store_status = 'draft'" : "s.metadata_store_status <> 'draft'",
+      );
+    }
+    const text = (name: 'q' | 'name' | 'igsn') => {
+      const value = query[name];
+      if (value === undefined || value.trim() === '') return undefined;
+      if (value.length > 255) throw ApiError.invalidField(name, 'must be at most 255 characters');
+      return value.trim();
+    };
+    const q = text('q');
+    if (q !== undefined) {
+      const igsnPart = q.startsWith(`${this.igsn.doiPrefix}/`) ? q.slice(this.igsn.doiPrefix.length + 1) : q;
+      clauses.push(
+        `(s.igsn LIKE $${params.push(likePattern(igsnPart.toUpperCase()))} OR lower(s.name) LIKE $${params.push(likePattern(q.toLowerCase()))})`,
+      );
+    }
+    const name = text('name');
+    if (name !== undefined) clauses.push(`lower(s.name) LIKE $${params.push(likePattern(name.toLowerCase()))}`);
+    const igsnText = text('igsn');
+    if (igsnText !== undefined) {
+      const part = igsnText.startsWith(`${this.igsn.doiPrefix}/`)
+        ? igsnText.slice(this.igsn.doiPrefix.length + 1)
+        : igsnText;
+      clauses.push(`s.igsn LIKE $${params.push(likePattern(part.toUpperCase()))}`);
+    }
+    if (query.object_type !== undefined && query.object_type.trim() !== '') {
+      const ids: number[] = [];
+      for (const label of query.object_type
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean)) {
+        ids.push((await this.objectTypes.resolve(label, { field: 'object_type', leafOnly: true })).id);
+      }
+      clauses.push(`s.object_type_id = ANY($${params.push(ids)}::int[])`);
+    }
+    if (query.country !== undefined && query.country.trim() !== '') {
+      const codes: string[] = [];
+      for (const code of query.country
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean)) {
+        if (!/^[A-Za-z]{2}$/.test(code))
+          throw ApiError.invalidField('country', `"${code}" is not an ISO 3166-1 alpha-2 code`);
+        const country = await this.vocabularies.resolveCountry(code, 'country');
+        if (country?.iso3166code) codes.push(country.iso3166code);
+      }
+      clauses.push(`s.country = ANY($${params.push(codes)}::text[])`);
+    }
+    return { where: clauses.join(' AND '), params, caller };
+  }
+
+  /** GET /api/samples/: newest first, then id; one query for the page, one for the count. */
+  async search(
+    query: SampleSearchQuery,
+    page: PageRequest,
+    user: AuthenticatedUser | undefined,
+  ): Promise<{ count: number; data: SampleDto[] }> {
+    const { where, params, caller } = await this.searchCondition(query, user);
+    const limit = `$${params.length + 1}`;
+    const offset = `$${params.length + 2}`;
+    const [rows, counted] = await Promise.all([
+      this.reader.rows(
+        where,
+        [...params, page.pageSize, page.offset],
+        `ORDER BY s.created_at DESC, s.id DESC LIMIT ${limit} OFFSET ${offset}`,
+      ),
+      this.dataSource.query<{ count: string }[]>(`SELECT count(*) AS count FROM sample s WHERE ${where}`, params),
+    ]);
+    return {
+      count: Number(counted[0].count),
+      data: rows.map((row) => this.reader.toDto(row, this.policy.canEdit(accessFacts(row), caller))),
+    };
+  }
+}
