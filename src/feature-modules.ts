@@ -2,6 +2,8 @@ import { Type } from '@nestjs/common';
 import { AccountsModule } from './modules/accounts/accounts.module';
 import { AgentsModule } from './modules/agents/agents.module';
 import { AuthModule } from './modules/auth/auth.module';
+import { BackgroundJobsModule } from './modules/background-jobs/background-jobs.module';
+import { BatchesModule } from './modules/batches/batches.module';
 import { SamplesModule } from './modules/samples/samples.module';
 import { VocabulariesModule } from './modules/vocabularies/vocabularies.module';
 
@@ -9,4 +11,12 @@ import { VocabulariesModule } from './modules/vocabularies/vocabularies.module';
  * The feature modules, imported by both the API and the worker so they share one module graph.
  * Processors are not in these modules: the worker module adds them.
  */
-export const FEATURE_MODULES: Type[] = [AccountsModule, AuthModule, VocabulariesModule, AgentsModule, SamplesModule];
+export const FEATURE_MODULES: Type[] = [
+  AccountsModule,
+  AuthModule,
+  VocabulariesModule,
+  AgentsModule,
+  SamplesModule,
+  BackgroundJobsModule,
+  BatchesModule,
+];

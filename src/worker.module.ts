@@ -2,9 +2,14 @@ import { DynamicModule, Module, Type } from '@nestjs/common';
 import { AppConfig } from './core/config/app-config';
 import { CoreModule } from './core/core.module';
 import { FEATURE_MODULES } from './feature-modules';
+import { JobRecoveryService } from './modules/background-jobs/job-recovery.service';
+import { BatchRegistrationProcessor } from './modules/batches/batch-registration.processor';
 
 /** Processors run only here: the API enqueues, the worker consumes. */
-export const PROCESSORS: Type[] = [];
+export const PROCESSORS: Type[] = [BatchRegistrationProcessor];
+
+/** Worker-only services: the sweep that re-enqueues jobs Redis lost and deletes expired files. */
+const WORKER_SERVICES: Type[] = [JobRecoveryService];
 
 @Module({})
 export class WorkerModule {
@@ -12,7 +17,7 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [CoreModule.forRoot(config), ...FEATURE_MODULES],
-      providers: [...PROCESSORS],
+      providers: [...PROCESSORS, ...WORKER_SERVICES],
     };
   }
 }

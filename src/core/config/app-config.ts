@@ -40,6 +40,10 @@ export interface AppConfig {
   };
   worker: {
     concurrency: number;
+    /** How long a worker's lock on a job lasts without renewal; a dead worker's job is retaken after it. */
+    lockDurationMs: number;
+    /** How often workers look for jobs whose worker died. */
+    stalledIntervalMs: number;
   };
   auth: {
     jwtSecret: string;
@@ -221,6 +225,8 @@ export function loadAppConfig(env: Env): AppConfig {
     },
     worker: {
       concurrency: integer(env, 'WORKER_CONCURRENCY', 2, 1, 64),
+      lockDurationMs: integer(env, 'WORKER_LOCK_DURATION_MS', 30000, 1000, 3600000),
+      stalledIntervalMs: integer(env, 'WORKER_STALLED_INTERVAL_MS', 30000, 1000, 3600000),
     },
     auth: {
       jwtSecret,

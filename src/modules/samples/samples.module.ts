@@ -7,6 +7,7 @@ import { IgsnService } from './igsn.service';
 import { SampleAccessPolicy } from './sample-access.policy';
 import { Sample, SampleCollector } from './sample.entity';
 import { SampleReader } from './sample.reader';
+import { SampleReferences } from './sample-references';
 import { SamplesController } from './samples.controller';
 import { SamplesService } from './samples.service';
 
@@ -14,7 +15,7 @@ import { SamplesService } from './samples.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Sample, SampleCollector]), AccountsModule, AgentsModule, VocabulariesModule],
   controllers: [SamplesController],
-  providers: [SamplesService, SampleReader, SampleAccessPolicy, IgsnService],
-  exports: [SamplesService, SampleReader, SampleAccessPolicy, IgsnService],
+  providers: [SamplesService, SampleReader, SampleAccessPolicy, IgsnService, SampleReferences],
+  exports: [SamplesService, SampleReader, SampleAccessPolicy, IgsnService, SampleReferences],
 })
 export class SamplesModule {}

@@ -6,11 +6,7 @@ import { Clock } from '../../core/clock';
 import { ApiError } from '../../core/http/api-error';
 import { FieldErrors } from '../../core/http/error-body';
 import { PageRequest } from '../../core/http/pagination';
-import { AccountsService } from '../accounts/accounts.service';
-import { ArchivesService } from '../agents/archives.service';
-import { CollectorsService } from '../agents/collectors.service';
 import { ObjectTypeResolver } from '../vocabularies/object-type.resolver';
-import { PlatformsService } from '../vocabularies/platforms.service';
 import { VocabulariesService } from '../vocabularies/vocabularies.service';
 import {
   CreateSampleDto,
@@ -24,13 +20,23 @@ import { IgsnService } from './igsn.service';
 import { SampleAccessPolicy, SampleCaller } from './sample-access.policy';
 import { Sample, SampleCollector, StoreStatus } from './sample.entity';
 import { SampleReader, SampleRow, accessFacts } from './sample.reader';
+import { SampleReferenceLookups, SampleReferences } from './sample-references';
 
 type SampleInput = UpdateSampleDto;
 
 /** Columns a write sets, plus the collectors list when it was sent. */
-interface ResolvedWrite {
+export interface ResolvedWrite {
   columns: Partial<Sample>;
   collectorIds?: number[];
+}
+
+export interface PrepareOptions {
+  /** Reference lookups to use (a batch passes a memoized copy). */
+  references?: SampleReferenceLookups;
+  /** Mint an IGSN when none is supplied (a batch mints in blocks instead). */
+  mint?: boolean;
+  /** Check a supplied IGSN is free (a batch checks all of them in one query). */
+  checkSuppliedIgsn?: boolean;
 }
 
 export interface SampleSearchQuery {
@@ -109,12 +115,9 @@ export class SamplesService {
     private readonly reader: SampleReader,
     private readonly policy: SampleAccessPolicy,
     private readonly igsn: IgsnService,
-    private readonly accounts: AccountsService,
+    private readonly references: SampleReferences,
     private readonly objectTypes: ObjectTypeResolver,
     private readonly vocabularies: VocabulariesService,
-    private readonly collectors: CollectorsService,
-    private readonly platforms: PlatformsService,
-    private readonly archives: ArchivesService,
     private readonly clock: Clock,
   ) {}
 
@@ -141,9 +144,14 @@ export class SamplesService {
     caller: SampleCaller,
     status: StoreStatus,
     manager: EntityManager,
+    options: PrepareOptions = {},
   ): Promise<ResolvedWrite> {
-    const { code, teamOwnerId } = await this.resolveRegistryCode(dto, caller, manager);
-    const resolved = await this.resolveFields(dto, caller, manager, undefined);
+    const refs = options.references ?? this.references;
+    if (dto.registry_code && dto.sesar_code && dto.registry_code.toUpperCase() !== dto.sesar_code.toUpperCase()) {
+      throw ApiError.invalidField('registry_code', 'registry_code and sesar_code disagree; send one');
+    }
+    const { code, teamOwnerId } = await refs.registryCode(dto.registry_code ?? dto.sesar_code, caller, manager);
+    const resolved = await this.resolveFields(dto, caller, manager, undefined, refs);
     const columns = resolved.columns;
     const errors: FieldErrors = {};
     if (status !== 'draft') {
@@ -159,11 +167,13 @@ export class SamplesService {
     if (Object.keys(errors).length)
       throw ApiError.badRequest(`Validation failed: ${Object.keys(errors).join(', ')}.`, errors);
 
-    let suffix: string;
+    let suffix: string | undefined;
     if (dto.igsn !== undefined) {
       suffix = this.igsn.parseSupplied(dto.igsn, code);
-      if (await manager.existsBy(Sample, { igsn: suffix })) throw this.duplicateIgsn(suffix);
-    } else {
+      if (options.checkSuppliedIgsn !== false && (await manager.existsBy(Sample, { igsn: suffix }))) {
+        throw this.duplicateIgsn(suffix);
+      }
+    } else if (options.mint !== false) {
       [suffix] = await this.igsn.mint(manager, code, 1);
     }
     const now = this.clock.now();
@@ -209,36 +219,6 @@ export class SamplesService {
     return id;
   }
 
-  private async resolveRegistryCode(
-    dto: CreateSampleDto,
-    caller: SampleCaller,
-    manager: EntityManager,
-  ): Promise<{ code: string; teamOwnerId: number | null }> {
-    const given = dto.registry_code ?? dto.sesar_code;
-    if (dto.registry_code && dto.sesar_code && dto.registry_code.toUpperCase() !== dto.sesar_code.toUpperCase()) {
-      throw ApiError.invalidField('registry_code', 'registry_code and sesar_code disagree; send one');
-    }
-    let code: string;
-    if (given === undefined) {
-      const usable = await this.accounts.usableRegistryCodes(caller.user.userId, manager);
-      if (usable.length !== 1) {
-        throw ApiError.invalidField(
-          'registry_code',
-          usable.length ? `is required: you can register under ${usable.join(', ')}` : 'is required',
-        );
-      }
-      code = usable[0];
-    } else {
-      code = given.toUpperCase();
-    }
-    const owner = await this.accounts.registryCodeOwner(code, manager);
-    if (!owner) throw ApiError.invalidField('registry_code', `unknown registry code ${code}`);
-    if (!(await this.accounts.canUseRegistryCode(caller.user, code, manager))) {
-      throw ApiError.forbidden(`You may not register samples under registry code ${code}.`);
-    }
-    return { code, teamOwnerId: owner.teamOwnerId };
-  }
-
   /**
    * Turns the fields present in a write into columns, resolving every reference. Absent fields are
    * left out (PATCH semantics); `existing` is the row being updated, if any.
@@ -248,6 +228,7 @@ export class SamplesService {
     caller: SampleCaller,
     manager: EntityManager,
     existing: Sample | undefined,
+    refs: SampleReferenceLookups,
   ): Promise<ResolvedWrite> {
     const columns: Partial<Sample> = {};
     const set = <K extends keyof Sample>(key: K, value: Sample[K]) => {
@@ -257,12 +238,8 @@ export class SamplesService {
       if (dto[field] !== undefined) set(column, dto[field] as never);
     }
     const createdBy = caller.user.userId;
-    const options = { manager, createdBy };
 
-    if (dto.object_type !== undefined) {
-      const objectType = await this.objectTypes.resolve(dto.object_type, { manager, leafOnly: true });
-      set('objectTypeId', objectType.id);
-    }
+    if (dto.object_type !== undefined) set('objectTypeId', await refs.objectTypeId(dto.object_type, manager));
     if (dto.material_types !== undefined) {
       set('materialTypes', dto.material_types.map((label) => label.trim()).filter(Boolean));
     }
@@ -270,51 +247,31 @@ export class SamplesService {
       set('otherNames', dto.other_names.map((label) => label.trim()).filter(Boolean));
     }
     if (dto.general_material_type !== undefined) {
-      const term = await this.vocabularies.resolveTerm(
-        'material_type',
-        dto.general_material_type,
-        'general_material_type',
-        manager,
-      );
-      set('generalMaterialType', term?.label ?? null);
+      // An open list: a vocabulary label is stored as the vocabulary spells it, anything else as given.
+      const given = dto.general_material_type;
+      const label =
+        given === null
+          ? null
+          : await refs.termLabel('material_type', given, 'general_material_type', manager).catch(() => given);
+      set('generalMaterialType', label);
     }
     if (dto.location_method !== undefined) {
-      const term = await this.vocabularies.resolveTerm(
-        'location_method',
-        dto.location_method,
-        'location_method',
-        manager,
-      );
-      set('locationMethod', term?.label ?? null);
+      set('locationMethod', await refs.termLabel('location_method', dto.location_method, 'location_method', manager));
     }
     if (dto.sampling_method !== undefined) {
-      const term = await this.vocabularies.resolveTerm(
-        'sampling_method',
-        dto.sampling_method,
-        'sampling_method',
-        manager,
-      );
-      set('samplingMethod', term?.label ?? null);
+      set('samplingMethod', await refs.termLabel('sampling_method', dto.sampling_method, 'sampling_method', manager));
     }
-    if (dto.country !== undefined) {
-      const country = await this.vocabularies.resolveCountry(dto.country, 'country', manager);
-      set('country', country?.iso3166code ?? null);
-    }
+    if (dto.country !== undefined) set('country', await refs.countryCode(dto.country, manager));
     if (dto.parent_sample !== undefined) {
       set('parentSampleId', await this.resolveParent(dto.parent_sample, caller, manager, existing));
     }
     if (dto.platform !== undefined) {
-      set(
-        'platformId',
-        dto.platform ? (await this.platforms.matchPlatform(dto.platform, { ...options, field: 'platform' })).id : null,
-      );
+      set('platformId', dto.platform ? await refs.platformId(dto.platform, createdBy, manager) : null);
     }
     if (dto.launch_platform !== undefined) {
       set(
         'launchPlatformId',
-        dto.launch_platform
-          ? (await this.platforms.matchLaunchPlatform(dto.launch_platform, { ...options, field: 'launch_platform' })).id
-          : null,
+        dto.launch_platform ? await refs.launchPlatformId(dto.launch_platform, createdBy, manager) : null,
       );
     }
     for (const [field, column] of [
@@ -322,7 +279,7 @@ export class SamplesService {
       ['original_archive', 'originalArchiveId'],
     ] as const) {
       const input = dto[field];
-      if (input !== undefined) set(column, input ? (await this.archives.match(input, { ...options, field })).id : null);
+      if (input !== undefined) set(column, input ? await refs.archiveId(input, field, createdBy, manager) : null);
     }
     if (dto.related_resources !== undefined) {
       set(
@@ -359,11 +316,7 @@ export class SamplesService {
       throw ApiError.badRequest(`Validation failed: ${Object.keys(errors).join(', ')}.`, errors);
 
     let collectorIds: number[] | undefined;
-    if (dto.collectors !== undefined) {
-      collectorIds = (await this.collectors.resolve(dto.collectors, { ...options, field: 'collectors' })).map(
-        (c) => c.id,
-      );
-    }
+    if (dto.collectors !== undefined) collectorIds = await refs.collectorIds(dto.collectors, createdBy, manager);
     return { columns, collectorIds };
   }
 
@@ -440,7 +393,7 @@ export class SamplesService {
       if (Object.keys(errors).length)
         throw ApiError.badRequest(`Validation failed: ${Object.keys(errors).join(', ')}.`, errors);
 
-      const resolved = await this.resolveFields(dto, caller, manager, sample);
+      const resolved = await this.resolveFields(dto, caller, manager, sample, this.references);
       const columns: Partial<Sample> = { ...resolved.columns, updatedAt: this.clock.now() };
       if (dto.is_draft === false && sample.metadataStoreStatus === 'draft') {
         const merged = { ...sample, ...columns };

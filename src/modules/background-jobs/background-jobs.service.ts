@@ -1,0 +1,237 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Queue } from 'bullmq';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuthenticatedUser } from '../../core/auth/authenticated-user';
+import { Clock } from '../../core/clock';
+import { ApiError } from '../../core/http/api-error';
+import { QueueName } from '../../core/queue/queue-names';
+import { FileWithContent, FilesService } from '../files/files.service';
+import { BackgroundJob, JobType } from './background-job.entity';
+import { BackgroundJobDto } from './dto/background-job.dto';
+
+export const CANCELLED_MESSAGE = 'Cancelled by user.';
+
+const QUEUE_OF: Record<JobType, QueueName> = {
+  batch_registration: QueueName.BatchRegistration,
+  sample_export: QueueName.SampleExport,
+};
+
+/** Thrown inside a job's transaction when it was cancelled or taken over: the work rolls back. */
+export class JobCancelledError extends Error {
+  constructor() {
+    super(CANCELLED_MESSAGE);
+  }
+}
+
+export function toJobDto(job: BackgroundJob): BackgroundJobDto {
+  return {
+    id: job.id,
+    job_type: job.jobType,
+    status: job.status,
+    payload: job.payload,
+    result: job.result,
+    error_message: job.errorMessage,
+    total_count: job.totalCount,
+    processed_count: job.processedCount,
+    created_at: job.createdAt.toISOString(),
+    started_at: job.startedAt?.toISOString() ?? null,
+    finished_at: job.finishedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * Job rows and their queue entries. A job is created inside the caller's transaction and enqueued
+ * after it commits (BullMQ jobId = row id, so a repeated enqueue is a no-op); if the enqueue is
+ * lost, the recovery sweep enqueues it again from the row.
+ */
+@Injectable()
+export class BackgroundJobsService {
+  private readonly logger = new Logger(BackgroundJobsService.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectQueue(QueueName.BatchRegistration) private readonly batchQueue: Queue,
+    @InjectQueue(QueueName.SampleExport) private readonly exportQueue: Queue,
+    private readonly files: FilesService,
+    private readonly clock: Clock,
+  ) {}
+
+  private queueFor(type: JobType): Queue {
+    return QUEUE_OF[type] === QueueName.BatchRegistration ? this.batchQueue : this.exportQueue;
+  }
+
+  async create(
+    manager: EntityManager,
+    input: { jobType: JobType; userId: number; payload: Record<string, unknown>; totalCount?: number | null },
+  ): Promise<BackgroundJob> {
+    const job = manager.create(BackgroundJob, {
+      id: randomUUID(),
+      jobType: input.jobType,
+      status: 'pending',
+      payload: input.payload,
+      userId: input.userId,
+      totalCount: input.totalCount ?? null,
+      processedCount: 0,
+      createdAt: this.clock.now(),
+    });
+    await manager.save(BackgroundJob, job);
+    return job;
+  }
+
+  /** Puts the job on its queue. Failure is logged, not thrown: the sweep retries from the row. */
+  async enqueue(job: Pick<BackgroundJob, 'id' | 'jobType'>): Promise<boolean> {
+    try {
+      await this.queueFor(job.jobType).add(job.jobType, { jobId: job.id }, { jobId: job.id });
+      return true;
+    } catch (error) {
+      this.logger.warn(`Could not enqueue job ${job.id} (the recovery sweep will): ${(error as Error).message}`);
+      return false;
+    }
+  }
+
+  async find(id: string, manager?: EntityManager): Promise<BackgroundJob | undefined> {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+    return (await (manager ?? this.dataSource.manager).findOneBy(BackgroundJob, { id })) ?? undefined;
+  }
+
+  /** The job if the caller owns it or is staff; 404 otherwise (another user's job does not exist). */
+  async requireVisible(id: string, user: AuthenticatedUser): Promise<BackgroundJob> {
+    const job = await this.find(id);
+    if (!job || (job.userId !== user.userId && !user.isStaff && !user.isAdmin)) {
+      throw ApiError.notFound('Job not found.');
+    }
+    return job;
+  }
+
+  /** pending/processing → failed with "Cancelled by user."; a processing job rolls back at its next chunk. */
+  async cancel(id: string, user: AuthenticatedUser): Promise<BackgroundJob> {
+    const job = await this.requireVisible(id, user);
+    const result: [unknown[], number] = await this.dataSource.query(
+      `UPDATE background_job SET status = 'failed', cancel_requested = true, error_message = $2, finished_at = $3
+        WHERE id = $1 AND status IN ('pending', 'processing')`,
+      [job.id, CANCELLED_MESSAGE, this.clock.now()],
+    );
+    if (result[1] !== 1) {
+      throw ApiError.badRequest(`Only pending or processing jobs can be cancelled; this job is ${job.status}.`, {
+        status: [`is ${job.status}`],
+      });
+    }
+    await this.queueFor(job.jobType)
+      .remove(job.id)
+      .catch(() => undefined);
+    return (await this.find(job.id)) as BackgroundJob;
+  }
+
+  async download(id: string, user: AuthenticatedUser): Promise<FileWithContent> {
+    const job = await this.requireVisible(id, user);
+    const file = job.resultFileId ? await this.files.read(job.resultFileId, this.clock.now()) : undefined;
+    if (!file) throw ApiError.notFound('This job has no file to download (or it has expired).');
+    return file;
+  }
+
+  // ---- worker side -------------------------------------------------------------------------
+
+  /**
+   * Claims a job for processing. Returns undefined when there is nothing to do: it is finished
+   * (a repeated delivery), cancelled, or gone.
+   */
+  async start(id: string): Promise<BackgroundJob | undefined> {
+    const rows: [BackgroundJob[], number] = await this.dataSource.query(
+      `UPDATE background_job
+          SET status = 'processing', started_at = COALESCE(started_at, $2), attempts = attempts + 1,
+              processed_count = 0
+        WHERE id = $1 AND status IN ('pending', 'processing') AND NOT cancel_requested
+        RETURNING id`,
+      [id, this.clock.now()],
+    );
+    return rows[1] === 1 ? this.find(id) : undefined;
+  }
+
+  /** Progress, written outside the job's transaction so users see it while the work runs. */
+  async progress(id: string, processed: number, total?: number): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE background_job SET processed_count = $2, total_count = COALESCE($3, total_count)
+        WHERE id = $1 AND status = 'processing'`,
+      [id, processed, total ?? null],
+    );
+  }
+
+  /**
+   * Whether a running attempt must stop and roll back: the user cancelled, or the job was taken
+   * over by a newer attempt (this worker lost its lock, e.g. while paused), or it is finished.
+   */
+  async shouldStop(id: string, attempt: number): Promise<boolean> {
+    const rows: { cancel_requested: boolean; attempts: number; status: string }[] = await this.dataSource.query(
+      'SELECT cancel_requested, attempts, status FROM background_job WHERE id = $1',
+      [id],
+    );
+    const row = rows[0];
+    return !row || row.cancel_requested || row.attempts !== attempt || row.status !== 'processing';
+  }
+
+  /**
+   * Marks the job completed inside the transaction that wrote its results, so results and status
+   * commit together. Only the attempt that last claimed the job may complete it: a stalled copy
+   * still running elsewhere rolls back. Throws JobCancelledError (rolling everything back) if the
+   * user cancelled or another attempt took over.
+   */
+  async complete(
+    manager: EntityManager,
+    id: string,
+    attempt: number,
+    outcome: { result: Record<string, unknown>; processedCount: number; resultFileId?: string | null },
+  ): Promise<void> {
+    const rows: [unknown[], number] = await manager.query(
+      `UPDATE background_job
+          SET status = 'completed', result = $2, processed_count = $3, total_count = COALESCE(total_count, $3),
+              result_file_id = COALESCE($4, result_file_id), finished_at = $5, error_message = NULL
+        WHERE id = $1 AND status = 'processing' AND NOT cancel_requested AND attempts = $6`,
+      [id, outcome.result, outcome.processedCount, outcome.resultFileId ?? null, this.clock.now(), attempt],
+    );
+    if (rows[1] !== 1) throw new JobCancelledError();
+  }
+
+  /** A job that cannot succeed (bad input): failed for good, with a message and maybe a report. */
+  async fail(
+    id: string,
+    message: string,
+    extra: { result?: Record<string, unknown>; resultFileId?: string | null } = {},
+  ): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE background_job
+          SET status = 'failed', error_message = $2, result = COALESCE($3, result),
+              result_file_id = COALESCE($4, result_file_id), finished_at = $5
+        WHERE id = $1 AND status IN ('pending', 'processing')`,
+      [id, message, extra.result ?? null, extra.resultFileId ?? null, this.clock.now()],
+    );
+  }
+
+  /** Jobs still open in PostgreSQL, for the recovery sweep. */
+  async openJobs(olderThan: Date): Promise<BackgroundJob[]> {
+    return this.dataSource
+      .getRepository(BackgroundJob)
+      .createQueryBuilder('job')
+      .where("job.status IN ('pending', 'processing') AND job.created_at < :olderThan", { olderThan })
+      .orderBy('job.created_at', 'ASC')
+      .limit(500)
+      .getMany();
+  }
+
+  /** Re-adds open jobs whose queue entry is missing (Redis lost it) or dead. */
+  async recover(olderThan: Date): Promise<number> {
+    let recovered = 0;
+    for (const job of await this.openJobs(olderThan)) {
+      const queue = this.queueFor(job.jobType);
+      const entry = await queue.getJob(job.id);
+      const state = entry ? await entry.getState() : 'missing';
+      if (state === 'missing' || state === 'failed' || state === 'completed' || state === 'unknown') {
+        if (entry) await entry.remove().catch(() => undefined);
+        if (await this.enqueue(job)) recovered++;
+      }
+    }
+    return recovered;
+  }
+}

@@ -1,0 +1,51 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Clock } from '../../core/clock';
+import { FilesService } from '../files/files.service';
+import { BackgroundJobsService } from './background-jobs.service';
+
+const SWEEP_INTERVAL_MS = 60_000;
+/** Jobs younger than this are left alone: their enqueue may simply not have happened yet. */
+const GRACE_MS = 30_000;
+
+/**
+ * Worker side (CONTRACT §8): Redis may lose every queue entry. When a worker starts, and every
+ * minute, job rows still pending or processing without a live queue entry are enqueued again, and
+ * expired files (exports) are deleted.
+ */
+@Injectable()
+export class JobRecoveryService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(JobRecoveryService.name);
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+
+  constructor(
+    private readonly jobs: BackgroundJobsService,
+    private readonly files: FilesService,
+    private readonly clock: Clock,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.running = this.sweep(0);
+    this.timer = setInterval(() => {
+      this.running = this.sweep(GRACE_MS);
+    }, SWEEP_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  async sweep(graceMs: number): Promise<void> {
+    try {
+      const now = this.clock.now();
+      const recovered = await this.jobs.recover(new Date(now.getTime() - graceMs));
+      if (recovered) this.logger.warn(`Re-enqueued ${recovered} job(s) that had no queue entry`);
+      const removed = await this.files.removeExpired(now);
+      if (removed) this.logger.log(`Removed ${removed} expired file(s)`);
+    } catch (error) {
+      this.logger.warn(`Recovery sweep failed: ${(error as Error).message}`);
+    }
+  }
+}

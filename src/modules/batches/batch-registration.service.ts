@@ -1,0 +1,296 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuthenticatedUser } from '../../core/auth/authenticated-user';
+import { Clock } from '../../core/clock';
+import { ApiError } from '../../core/http/api-error';
+import { createValidationPipe } from '../../core/http/validation';
+import { AccountsService } from '../accounts/accounts.service';
+import { BackgroundJobsService, JobCancelledError } from '../background-jobs/background-jobs.service';
+import { FilesService } from '../files/files.service';
+import { CreateSampleDto } from '../samples/dto/sample-write.dto';
+import { IgsnService } from '../samples/igsn.service';
+import { SampleAccessPolicy, SampleCaller } from '../samples/sample-access.policy';
+import { Sample, SampleCollector, StoreStatus } from '../samples/sample.entity';
+import { SampleReferences } from '../samples/sample-references';
+import { ResolvedWrite, SamplesService } from '../samples/samples.service';
+import { BatchHistory } from './batch-history.entity';
+import { rowToSampleBody } from './batch-row.mapper';
+import { readBatchWorkbook, withErrorsColumn } from './batch-workbook';
+import { MAX_BATCH_ROWS } from './xlsx-inspection';
+
+export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const PROGRESS_EVERY = 500;
+const INSERT_CHUNK = 500;
+const ERROR_SAMPLE_LIMIT = 100;
+
+/** The batch is invalid: the job fails for good (no retry) with this message and report. */
+class BatchRejected extends Error {
+  constructor(
+    message: string,
+    readonly errorsByRow = new Map<number, string>(),
+  ) {
+    super(message);
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof ApiError) {
+    const body = error.getResponse() as { message: string; errors: Record<string, string[]> };
+    const fields = Object.entries(body.errors);
+    return fields.length
+      ? fields.map(([field, messages]) => `${field}: ${messages.join('; ')}`).join(' | ')
+      : body.message;
+  }
+  throw error;
+}
+
+interface PreparedRow {
+  rowNumber: number;
+  write: ResolvedWrite;
+}
+
+/**
+ * The worker's batch registration: every row is checked with the same rules as POST
+ * /api/samples/ (the validation pipe, then SamplesService.prepareNew with draft rules when
+ * save_as_draft). All or nothing: one bad row fails the batch with an error report; otherwise all
+ * samples are inserted in one transaction together with the job's completion, so a crash leaves
+ * nothing half-written and a re-run after a crash completes exactly once.
+ */
+@Injectable()
+export class BatchRegistrationService {
+  private readonly logger = new Logger(BatchRegistrationService.name);
+  private readonly pipe = createValidationPipe();
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly jobs: BackgroundJobsService,
+    private readonly files: FilesService,
+    private readonly samples: SamplesService,
+    private readonly references: SampleReferences,
+    private readonly igsn: IgsnService,
+    private readonly policy: SampleAccessPolicy,
+    private readonly accounts: AccountsService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Runs one job; returns quietly when there is nothing (left) to do. */
+  async run(jobId: string): Promise<void> {
+    const job = await this.jobs.start(jobId);
+    if (!job) return;
+    const attempt = job.attempts;
+    const batchId = Number(job.payload.batch_id);
+    const batch = await this.dataSource.manager.findOneBy(BatchHistory, { id: batchId });
+    const upload = batch?.fileId ? await this.files.read(batch.fileId, this.clock.now()) : undefined;
+    if (!batch || !upload) {
+      await this.jobs.fail(jobId, 'The uploaded file is no longer available.');
+      return;
+    }
+    try {
+      await this.process(jobId, attempt, batch, upload.content, job.payload);
+    } catch (error) {
+      if (error instanceof BatchRejected) {
+        let resultFileId: string | null = null;
+        if (error.errorsByRow.size) {
+          const report = await this.files.store({
+            filename: `${(batch.filename ?? 'batch.xlsx').replace(/\.xlsx$/i, '')}-errors.xlsx`,
+            contentType: XLSX_CONTENT_TYPE,
+            content: withErrorsColumn(upload.content, error.errorsByRow),
+            ownerUserId: job.userId,
+          });
+          resultFileId = report.id;
+        }
+        const errors = [...error.errorsByRow.entries()]
+          .slice(0, ERROR_SAMPLE_LIMIT)
+          .map(([row, message]) => ({ row, message }));
+        await this.jobs.fail(jobId, error.message, {
+          result: { error_count: error.errorsByRow.size, errors },
+          resultFileId,
+        });
+        return;
+      }
+      if (error instanceof JobCancelledError) return; // rolled back: cancelled, or a newer attempt owns the job
+      throw error; // unexpected: BullMQ retries with back-off
+    }
+  }
+
+  private async process(
+    jobId: string,
+    attempt: number,
+    batch: BatchHistory,
+    content: Buffer,
+    payload: Record<string, unknown>,
+  ): Promise<void> {
+    let workbook;
+    try {
+      workbook = readBatchWorkbook(content);
+    } catch {
+      throw new BatchRejected('The workbook could not be read; it may be damaged.');
+    }
+    if (workbook.unknownHeaders.length) {
+      throw new BatchRejected(`Unknown column(s) in the Samples sheet: ${workbook.unknownHeaders.join(', ')}.`);
+    }
+    if (!workbook.rows.length) throw new BatchRejected('The Samples sheet has no sample rows.');
+    if (workbook.rows.length > MAX_BATCH_ROWS) {
+      throw new BatchRejected(
+        `The workbook has ${workbook.rows.length} rows; a batch holds at most ${MAX_BATCH_ROWS}.`,
+      );
+    }
+    const total = workbook.rows.length;
+    await this.jobs.progress(jobId, 0, total);
+
+    const owner = await this.accounts.requireUser(batch.uploadedById ?? 0);
+    const user: AuthenticatedUser = {
+      userId: owner.id,
+      email: owner.email,
+      isStaff: owner.isStaff,
+      isAdmin: owner.isAdmin,
+      uploadPermission: owner.uploadPermissionStatus === 1,
+      tokenPairId: '',
+      tokenKind: 'session',
+      connection: null,
+    };
+    const caller = (await this.policy.caller(user)) as SampleCaller;
+    const status: StoreStatus = batch.saveAsDraft ? 'draft' : 'pending-review';
+    const meta = workbook.metadata;
+    const objectTypeDefault =
+      meta.object_type && !/^enter per sample/i.test(meta.object_type) ? meta.object_type : undefined;
+    // The Metadata sheet wins; without one, the upload's form fields (kept in the job payload).
+    const formValue = (key: string) => (typeof payload[key] === 'string' && payload[key] ? payload[key] : undefined);
+    const defaults = {
+      registryCode: meta.registry_code ?? meta.sesar_code ?? formValue('registry_code'),
+      objectType: objectTypeDefault ?? formValue('object_type'),
+    };
+
+    await this.dataSource.transaction(async (manager) => {
+      const refs = this.references.memoized();
+      const errorsByRow = new Map<number, string>();
+      const prepared: PreparedRow[] = [];
+      const rowOfName = new Map<string, number>();
+      const rowOfIgsn = new Map<string, number>();
+
+      for (const [index, row] of workbook.rows.entries()) {
+        try {
+          const body = rowToSampleBody(row.cells, defaults);
+          const dto = (await this.pipe.transform(body, { type: 'body', metatype: CreateSampleDto })) as CreateSampleDto;
+          const nameKey = dto.name.toLowerCase();
+          const earlier = rowOfName.get(nameKey);
+          if (earlier !== undefined)
+            throw ApiError.conflict('Duplicate name.', { name: [`duplicates the name in row ${earlier}`] });
+          rowOfName.set(nameKey, row.rowNumber);
+          const write = await this.samples.prepareNew(dto, caller, status, manager, {
+            references: refs,
+            mint: false,
+            checkSuppliedIgsn: false,
+          });
+          const supplied = write.columns.igsn;
+          if (supplied) {
+            const other = rowOfIgsn.get(supplied);
+            if (other !== undefined)
+              throw ApiError.conflict('Duplicate IGSN.', { igsn: [`duplicates the IGSN in row ${other}`] });
+            rowOfIgsn.set(supplied, row.rowNumber);
+          }
+          prepared.push({ rowNumber: row.rowNumber, write });
+        } catch (error) {
+          errorsByRow.set(row.rowNumber, describe(error));
+        }
+        if ((index + 1) % PROGRESS_EVERY === 0) {
+          await this.jobs.progress(jobId, index + 1);
+          if (await this.jobs.shouldStop(jobId, attempt)) throw new JobCancelledError();
+        }
+      }
+
+      if (rowOfIgsn.size) {
+        const taken: { igsn: string }[] = await manager.query('SELECT igsn FROM sample WHERE igsn = ANY($1::text[])', [
+          [...rowOfIgsn.keys()],
+        ]);
+        for (const { igsn } of taken) {
+          errorsByRow.set(rowOfIgsn.get(igsn) as number, `igsn: ${this.igsn.toDoi(igsn)} is already registered`);
+        }
+      }
+      if (errorsByRow.size) {
+        throw new BatchRejected(
+          `${errorsByRow.size} of ${total} row(s) have errors; nothing was registered. Download the error report for details.`,
+          new Map([...errorsByRow.entries()].sort(([a], [b]) => a - b)),
+        );
+      }
+
+      await this.mintMissing(prepared);
+      await this.insertAll(manager, jobId, attempt, batch, prepared);
+
+      const objectTypes = new Set(prepared.map((row) => row.write.columns.objectTypeId));
+      const objectTypeLabel =
+        objectTypes.size === 1
+          ? ((
+              await manager.query<{ label: string }[]>('SELECT label FROM object_type WHERE id = $1', [
+                [...objectTypes][0],
+              ])
+            )[0]?.label ?? null)
+          : null;
+      const codes = new Set(prepared.map((row) => row.write.columns.registryCode));
+      await manager.update(
+        BatchHistory,
+        { id: batch.id },
+        {
+          sampleCount: prepared.length,
+          processedTime: this.clock.now(),
+          objectType: objectTypeLabel,
+          registryCode: codes.size === 1 ? ([...codes][0] ?? null) : batch.registryCode,
+        },
+      );
+      const igsns = prepared.map((row) => row.write.columns.igsn as string);
+      await this.jobs.complete(manager, jobId, attempt, {
+        processedCount: prepared.length,
+        result: {
+          batch_id: batch.id,
+          sample_count: prepared.length,
+          status,
+          first_igsn: this.igsn.toDoi(igsns[0]),
+          last_igsn: this.igsn.toDoi(igsns[igsns.length - 1]),
+        },
+      });
+    });
+  }
+
+  /**
+   * IGSNs for rows without one, in one block per registry code. Minting commits on its own (no
+   * lock held while the batch inserts); if the batch then fails, those values are skipped — the
+   * contract allows gaps, never duplicates.
+   */
+  private async mintMissing(rows: PreparedRow[]): Promise<void> {
+    const byCode = new Map<string, PreparedRow[]>();
+    for (const row of rows) {
+      if (row.write.columns.igsn) continue;
+      const code = row.write.columns.registryCode as string;
+      byCode.set(code, [...(byCode.get(code) ?? []), row]);
+    }
+    for (const [code, group] of byCode) {
+      const minted = await this.dataSource.transaction((manager) => this.igsn.mint(manager, code, group.length));
+      group.forEach((row, index) => {
+        row.write.columns.igsn = minted[index];
+      });
+    }
+  }
+
+  private async insertAll(
+    manager: EntityManager,
+    jobId: string,
+    attempt: number,
+    batch: BatchHistory,
+    rows: PreparedRow[],
+  ): Promise<void> {
+    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+      const chunk = rows.slice(start, start + INSERT_CHUNK);
+      const result = await manager.insert(
+        Sample,
+        chunk.map((row) => ({ ...row.write.columns, batchId: batch.id })),
+      );
+      const collectorRows = chunk.flatMap((row, index) => {
+        const sampleId = Number((result.identifiers[index] as { id: string | number }).id);
+        return (row.write.collectorIds ?? []).map((collectorId, position) => ({ sampleId, position, collectorId }));
+      });
+      if (collectorRows.length) await manager.insert(SampleCollector, collectorRows);
+      if (await this.jobs.shouldStop(jobId, attempt)) throw new JobCancelledError();
+    }
+  }
+}

@@ -1,0 +1,251 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Request } from 'express';
+import { DataSource } from 'typeorm';
+import { AuthenticatedUser } from '../../core/auth/authenticated-user';
+import { Clock } from '../../core/clock';
+import { ApiError } from '../../core/http/api-error';
+import { Paginated, PageRequest, paginate } from '../../core/http/pagination';
+import { AccountsService } from '../accounts/accounts.service';
+import { JOB_STATUSES } from '../background-jobs/background-job.entity';
+import { BackgroundJobsService } from '../background-jobs/background-jobs.service';
+import { FileWithContent, FilesService } from '../files/files.service';
+import { BatchHistory } from './batch-history.entity';
+import { XLSX_CONTENT_TYPE } from './batch-registration.service';
+import { BatchHistoryDto, BatchQueued } from './dto/batch.dto';
+import { inspectUpload } from './xlsx-inspection';
+
+export interface UploadedSpreadsheet {
+  originalname: string;
+  buffer: Buffer;
+  size: number;
+}
+
+interface BatchRow {
+  id: number;
+  batch_type: string;
+  registry_code: string | null;
+  sample_count: number | null;
+  upload_time: Date;
+  processed_time: Date | null;
+  filename: string | null;
+  object_type: string | null;
+  save_as_draft: boolean;
+  user_owner_id: number | null;
+  team_owner_id: number | null;
+  job_id: string | null;
+  status: string | null;
+  uploaded_by_name: string | null;
+  owner_name: string | null;
+  team_owner_name: string | null;
+}
+
+const BATCH_SELECT = `
+  SELECT b.id, b.batch_type, b.registry_code, b.sample_count, b.upload_time, b.processed_time, b.filename,
+         b.object_type, b.save_as_draft, b.user_owner_id, b.team_owner_id, b.job_id, j.status,
+         ui.label AS uploaded_by_name, oi.label AS owner_name, t.name AS team_owner_name
+    FROM batch_history b
+    LEFT JOIN background_job j ON j.id = b.job_id
+    LEFT JOIN registry_user uu ON uu.id = b.uploaded_by_id
+    LEFT JOIN individual ui ON ui.id = uu.individual_id
+    LEFT JOIN registry_user ou ON ou.id = b.user_owner_id
+    LEFT JOIN individual oi ON oi.id = ou.individual_id
+    LEFT JOIN team t ON t.id = b.team_owner_id`;
+
+export function toBatchDto(row: BatchRow): BatchHistoryDto {
+  return {
+    id: row.id,
+    batch_type: row.batch_type,
+    registry_code: row.registry_code,
+    sample_count: row.sample_count,
+    upload_time: row.upload_time.toISOString(),
+    processed_time: row.processed_time?.toISOString() ?? null,
+    filename: row.filename,
+    object_type: row.object_type,
+    uploaded_by_name: row.uploaded_by_name,
+    team_owner_name: row.team_owner_name,
+    owner_name: row.owner_name,
+    user_owner_id: row.user_owner_id,
+    team_owner_id: row.team_owner_id,
+    job_id: row.job_id,
+    status: row.status,
+    save_as_draft: row.save_as_draft,
+  };
+}
+
+function formBoolean(value: unknown, field: string): boolean {
+  if (value === undefined || value === '') return false;
+  if (typeof value === 'string' && ['true', '1', 'yes', 'on'].includes(value.toLowerCase())) return true;
+  if (typeof value === 'string' && ['false', '0', 'no', 'off'].includes(value.toLowerCase())) return false;
+  throw ApiError.invalidField(field, 'must be true or false');
+}
+
+/**
+ * Batch uploads and history. An upload is checked (type, size, structure, storage quota) before
+ * anything is stored; the file, the batch row and the job are written in one transaction and the
+ * job is enqueued after commit.
+ */
+@Injectable()
+export class BatchesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly jobs: BackgroundJobsService,
+    private readonly files: FilesService,
+    private readonly accounts: AccountsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async upload(
+    file: UploadedSpreadsheet | undefined,
+    form: Record<string, unknown>,
+    user: AuthenticatedUser,
+  ): Promise<BatchQueued> {
+    if (!user.uploadPermission && !user.isStaff && !user.isAdmin) {
+      throw ApiError.forbidden('Uploading batches requires upload permission.');
+    }
+    if (!file) throw ApiError.invalidField('file', 'is required (multipart field "file")');
+    const known = ['save_as_draft', 'template_id', 'registry_code', 'object_type', 'sesar_code'];
+    for (const key of Object.keys(form)) {
+      if (!known.includes(key))
+        throw ApiError.badRequest(`Unknown form field ${key}.`, { [key]: ['This field is not allowed.'] });
+    }
+    const saveAsDraft = formBoolean(form.save_as_draft, 'save_as_draft');
+    let templateId: number | null = null;
+    if (form.template_id !== undefined && form.template_id !== '') {
+      if (typeof form.template_id !== 'string' || !/^\d{1,9}$/.test(form.template_id)) {
+        throw ApiError.invalidField('template_id', 'must be a template id');
+      }
+      templateId = Number(form.template_id);
+      const exists: unknown[] = await this.dataSource.query('SELECT 1 FROM batch_template WHERE id = $1', [templateId]);
+      if (!exists.length) throw ApiError.invalidField('template_id', `no template has id ${templateId}`);
+    }
+    const text = (key: string) => (typeof form[key] === 'string' && form[key] !== '' ? form[key].trim() : undefined);
+    const registryCode = (text('registry_code') ?? text('sesar_code'))?.toUpperCase();
+    const objectType = text('object_type');
+    if (registryCode && !(await this.accounts.canUseRegistryCode(user, registryCode))) {
+      throw ApiError.forbidden(`You may not register samples under registry code ${registryCode}.`);
+    }
+    const filename = file.originalname.slice(0, 255);
+    const inspected = inspectUpload(file.buffer, filename);
+
+    const { job } = await this.dataSource.transaction(async (manager) => {
+      const [quota]: { storage_used: string; storage_limit: string }[] = await manager.query(
+        'SELECT storage_used, storage_limit FROM registry_user WHERE id = $1 FOR UPDATE',
+        [user.userId],
+      );
+      const left = Number(quota.storage_limit) - Number(quota.storage_used);
+      if (file.size > left) {
+        throw new ApiError(
+          HttpStatus.PAYLOAD_TOO_LARGE,
+          `This upload needs ${file.size} bytes but only ${Math.max(0, left)} bytes of your storage are left.`,
+          { file: [`exceeds your remaining storage of ${Math.max(0, left)} bytes`] },
+        );
+      }
+      await manager.query('UPDATE registry_user SET storage_used = storage_used + $2 WHERE id = $1', [
+        user.userId,
+        file.size,
+      ]);
+      const stored = await this.files.store(
+        { filename, contentType: XLSX_CONTENT_TYPE, content: file.buffer, ownerUserId: user.userId },
+        manager,
+      );
+      const owner = registryCode ? await this.accounts.registryCodeOwner(registryCode, manager) : undefined;
+      const created = await this.jobs.create(manager, {
+        jobType: 'batch_registration',
+        userId: user.userId,
+        payload: {
+          filename,
+          save_as_draft: saveAsDraft,
+          template_id: templateId,
+          registry_code: registryCode ?? null,
+          object_type: objectType ?? null,
+        },
+        totalCount: inspected.declaredRows ?? null,
+      });
+      const batch = await manager.save(
+        manager.create(BatchHistory, {
+          batchType: 'registration',
+          registryCode: registryCode ?? null,
+          uploadTime: this.clock.now(),
+          filename,
+          saveAsDraft,
+          uploadedById: user.userId,
+          userOwnerId: user.userId,
+          teamOwnerId: owner?.teamOwnerId ?? null,
+          templateId,
+          fileId: stored.id,
+          jobId: created.id,
+        }),
+      );
+      created.payload = { ...created.payload, batch_id: batch.id };
+      await manager.query('UPDATE background_job SET payload = $2 WHERE id = $1', [created.id, created.payload]);
+      return { job: created };
+    });
+    await this.jobs.enqueue(job);
+    return { job_id: job.id, filename, status: job.status };
+  }
+
+  /** Batches the caller may see: their own and their teams' (staff and admins: all). */
+  private visibility(user: AuthenticatedUser, params: unknown[]): string {
+    if (user.isStaff || user.isAdmin) return 'true';
+    const me = `$${params.push(user.userId)}`;
+    return `(b.user_owner_id = ${me} OR b.uploaded_by_id = ${me} OR b.team_owner_id IN (SELECT team_id FROM team_member WHERE user_id = ${me}))`;
+  }
+
+  async list(
+    req: Request,
+    query: Record<string, unknown>,
+    page: PageRequest,
+    user: AuthenticatedUser,
+    onlyCompleted: boolean,
+  ): Promise<Paginated<BatchHistoryDto>> {
+    const params: unknown[] = [];
+    const clauses = [this.visibility(user, params)];
+    const status = onlyCompleted ? 'completed' : query.status;
+    if (status !== undefined && status !== '') {
+      if (typeof status !== 'string' || !(JOB_STATUSES as readonly string[]).includes(status)) {
+        throw ApiError.invalidField('status', `must be one of ${JOB_STATUSES.join(', ')}`);
+      }
+      clauses.push(`j.status = $${params.push(status)}`);
+    }
+    if (query.registry_code !== undefined && query.registry_code !== '') {
+      if (typeof query.registry_code !== 'string') throw ApiError.invalidField('registry_code', 'give it once');
+      clauses.push(`b.registry_code = $${params.push(query.registry_code.trim().toUpperCase())}`);
+    }
+    const where = clauses.join(' AND ');
+    const [rows, counted] = await Promise.all([
+      this.dataSource.query<BatchRow[]>(
+        `${BATCH_SELECT} WHERE ${where} ORDER BY b.upload_time DESC, b.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+        [...params, page.pageSize, page.offset],
+      ),
+      this.dataSource.query<{ count: string }[]>(
+        `SELECT count(*) AS count FROM batch_history b LEFT JOIN background_job j ON j.id = b.job_id WHERE ${where}`,
+        params,
+      ),
+    ]);
+    return paginate(req, page, Number(counted[0].count), rows.map(toBatchDto));
+  }
+
+  /** The batch if the caller may see it; 404 otherwise. */
+  async requireVisible(idValue: string, user: AuthenticatedUser): Promise<BatchHistoryDto> {
+    if (!/^\d{1,9}$/.test(idValue)) throw ApiError.notFound('Batch not found.');
+    const params: unknown[] = [Number(idValue)];
+    const rows = await this.dataSource.query<BatchRow[]>(
+      `${BATCH_SELECT} WHERE b.id = $1 AND ${this.visibility(user, params)}`,
+      params,
+    );
+    if (!rows.length) throw ApiError.notFound('Batch not found.');
+    return toBatchDto(rows[0]);
+  }
+
+  async spreadsheet(idValue: string, user: AuthenticatedUser): Promise<FileWithContent> {
+    const batch = await this.requireVisible(idValue, user);
+    const [row]: { file_id: string | null }[] = await this.dataSource.query(
+      'SELECT file_id FROM batch_history WHERE id = $1',
+      [batch.id],
+    );
+    const file = row.file_id ? await this.files.read(row.file_id, this.clock.now()) : undefined;
+    if (!file) throw ApiError.notFound('The uploaded spreadsheet of this batch is no longer available.');
+    return file;
+  }
+}

@@ -1,0 +1,344 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AuthenticatedUser } from '../../../core/auth/authenticated-user';
+import { ApiError } from '../../../core/http/api-error';
+import { FieldErrors } from '../../../core/http/error-body';
+import { AccountsService } from '../../accounts/accounts.service';
+import { DATE_PRECISIONS, LENGTH_UNITS } from '../../samples/sample.entity';
+import { ObjectTypeDto, toObjectTypeDto } from '../../vocabularies/dto/vocabulary.dto';
+import { ObjectType } from '../../vocabularies/entities/object-type.entity';
+import { ObjectTypeResolver } from '../../vocabularies/object-type.resolver';
+import { VocabulariesService } from '../../vocabularies/vocabularies.service';
+import { templateColumns } from '../batch-fields';
+import { BatchTemplate } from '../batch-template.entity';
+import { BatchTemplateAccess, TemplateCaller } from './batch-template-access';
+import {
+  CollectorTag,
+  collectorTags,
+  normaliseCollectors,
+  normalisePresets,
+  normaliseSelectedFields,
+} from './batch-template-input';
+import { CreateBatchTemplateDto, UpdateBatchTemplateDto } from './dto/batch-template-write.dto';
+import { BatchTemplateListItemDto, BatchTemplateReadDto } from './dto/batch-template.dto';
+import { TemplateLookup, TemplateLookupLists, TemplateWorkbookWriter, columnLookup } from './template-workbook.writer';
+
+const NOT_FOUND = 'Batch template not found.';
+const MAX_ID = 2_147_483_647;
+
+/** A template row with the names its read shapes show. */
+interface TemplateRow {
+  id: number;
+  label: string;
+  registry_code: string | null;
+  object_type_id: number | null;
+  object_type: string | null;
+  user_owner_id: number | null;
+  user_owner: string | null;
+  team_owner_id: number | null;
+  team_owner: string | null;
+  created_by: number | null;
+  created_by_name: string | null;
+  created_date: Date;
+  updated_at: Date;
+  is_archived: boolean;
+  version: number;
+  selected_fields: string[];
+  cruise_field_prgrms: string[];
+  platforms: string[];
+  launch_platforms: string[];
+  current_archives: string[];
+  original_archives: string[];
+  collectors: unknown[];
+}
+
+/** Names come from the accounts and vocabulary tables in the same read (as the sample reader does). */
+const TEMPLATE_ROWS = `
+  SELECT t.id, t.label, t.registry_code, t.object_type_id, ot.label AS object_type,
+         t.user_owner_id, owner_individual.label AS user_owner, t.team_owner_id, team.name AS team_owner,
+         t.created_by, creator_individual.label AS created_by_name, t.created_date, t.updated_at,
+         t.is_archived, t.version, t.selected_fields, t.cruise_field_prgrms, t.platforms, t.launch_platforms,
+         t.current_archives, t.original_archives, t.collectors
+    FROM batch_template t
+    LEFT JOIN object_type ot ON ot.id = t.object_type_id
+    LEFT JOIN registry_user owner ON owner.id = t.user_owner_id
+    LEFT JOIN individual owner_individual ON owner_individual.id = owner.individual_id
+    LEFT JOIN registry_user creator ON creator.id = t.created_by
+    LEFT JOIN individual creator_individual ON creator_individual.id = creator.individual_id
+    LEFT JOIN team ON team.id = t.team_owner_id`;
+
+/** Columns a write sets; collectors are always stored as tags. */
+type TemplateColumnValues = Omit<Partial<BatchTemplate>, 'collectors'> & { collectors?: CollectorTag[] };
+
+export interface TemplateSpreadsheet {
+  filename: string;
+  content: Buffer;
+}
+
+/**
+ * Batch templates: which columns a batch workbook has and which presets its dropdowns offer.
+ * Owned by their creator and, when their registry code belongs to a team, by that team.
+ */
+@Injectable()
+export class BatchTemplatesService {
+  private readonly writer = new TemplateWorkbookWriter();
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly accounts: AccountsService,
+    private readonly vocabularies: VocabulariesService,
+    private readonly objectTypes: ObjectTypeResolver,
+  ) {}
+
+  /** The caller's templates and their teams' (staff and admins: all), newest first. */
+  async list(user: AuthenticatedUser, filter: { isArchived?: boolean } = {}): Promise<BatchTemplateListItemDto[]> {
+    const owners = BatchTemplateAccess.listFilter(await this.caller(user));
+    const params: unknown[] = [];
+    const conditions: string[] = [];
+    if (owners) {
+      conditions.push(
+        `(t.user_owner_id = $${params.push(owners.userId)} OR t.team_owner_id = ANY($${params.push(owners.teamIds)}::int[]))`,
+      );
+    }
+    if (filter.isArchived !== undefined) conditions.push(`t.is_archived = $${params.push(filter.isArchived)}`);
+    const where = conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '';
+    const rows = await this.dataSource.query<TemplateRow[]>(
+      `${TEMPLATE_ROWS}${where} ORDER BY t.created_date DESC, t.id DESC`,
+      params,
+    );
+    return rows.map(toListItem);
+  }
+
+  async create(dto: CreateBatchTemplateDto, user: AuthenticatedUser): Promise<BatchTemplateReadDto> {
+    const values = await this.resolveWrite(dto, null, user);
+    const saved = await this.dataSource.getRepository(BatchTemplate).save(
+      this.dataSource.getRepository(BatchTemplate).create({
+        ...values,
+        label: dto.label,
+        isArchived: dto.is_archived ?? false,
+        userOwnerId: user.userId,
+        createdBy: user.userId,
+      }),
+    );
+    return this.read(saved.id, user);
+  }
+
+  async read(id: number, user: AuthenticatedUser): Promise<BatchTemplateReadDto> {
+    const row = await this.requireVisible(id, await this.caller(user));
+    return toReadDto(row, await this.objectTypeDto(row.object_type_id));
+  }
+
+  /** Owner, team editor or manager, staff: anyone else who can see it gets 403, the rest 404. */
+  async update(id: number, dto: UpdateBatchTemplateDto, user: AuthenticatedUser): Promise<BatchTemplateReadDto> {
+    const caller = await this.caller(user);
+    const row = await this.requireVisible(id, caller);
+    if (!BatchTemplateAccess.canEdit({ userOwnerId: row.user_owner_id, teamOwnerId: row.team_owner_id }, caller)) {
+      throw ApiError.forbidden('You may not edit this batch template.');
+    }
+    const values = await this.resolveWrite(dto, row, user);
+    if (dto.label !== undefined) values.label = dto.label;
+    if (dto.is_archived !== undefined) values.isArchived = dto.is_archived;
+    await this.dataSource
+      .getRepository(BatchTemplate)
+      .update({ id }, { ...values, version: () => 'version + 1', updatedAt: () => 'now()' });
+    return this.read(id, user);
+  }
+
+  /** The workbook to fill in, with the template's columns, settings and dropdowns. */
+  async spreadsheet(id: number, user: AuthenticatedUser): Promise<TemplateSpreadsheet> {
+    const row = await this.requireVisible(id, await this.caller(user));
+    const columns = templateColumns(row.selected_fields);
+    const needed = new Set(columns.map(columnLookup).filter((lookup) => lookup !== undefined));
+    const lookups: TemplateLookupLists = {};
+    await Promise.all(
+      [...needed].map(async (lookup) => {
+        lookups[lookup] = await this.lookupValues(lookup, row);
+      }),
+    );
+    const content = await this.writer.write(
+      columns,
+      {
+        templateId: row.id,
+        templateVersion: row.version,
+        label: row.label,
+        registryCode: row.registry_code,
+        objectType: row.object_type,
+      },
+      lookups,
+    );
+    return { filename: spreadsheetFilename(row), content };
+  }
+
+  private async lookupValues(lookup: TemplateLookup, row: TemplateRow): Promise<string[]> {
+    switch (lookup) {
+      case 'object_type':
+        return leafLabels(await this.vocabularies.objectTypes());
+      case 'country':
+        return (await this.vocabularies.countries()).map((country) => country.label);
+      case 'material_type':
+      case 'location_method':
+      case 'sampling_method':
+      case 'platform_type':
+      case 'launch_type':
+        return (await this.vocabularies.terms(lookup)).map((term) => term.label);
+      case 'length_unit':
+        return [...LENGTH_UNITS];
+      case 'date_precision':
+        return [...DATE_PRECISIONS];
+      case 'platform':
+        return row.platforms;
+      case 'launch_platform':
+        return row.launch_platforms;
+      case 'current_archive':
+        return row.current_archives;
+      case 'original_archive':
+        return row.original_archives;
+      case 'collector':
+        return collectorTags(row.collectors).map((tag) => tag.label);
+      case 'cruise_field_prgrm':
+        return row.cruise_field_prgrms;
+    }
+  }
+
+  private async caller(user: AuthenticatedUser): Promise<TemplateCaller> {
+    return { user, teams: await this.accounts.teamMemberships(user.userId) };
+  }
+
+  private async findRow(id: number): Promise<TemplateRow | undefined> {
+    const rows = await this.dataSource.query<TemplateRow[]>(`${TEMPLATE_ROWS} WHERE t.id = $1`, [id]);
+    return rows[0];
+  }
+
+  private async requireVisible(id: number, caller: TemplateCaller): Promise<TemplateRow> {
+    const row = await this.findRow(id);
+    if (
+      !row ||
+      !BatchTemplateAccess.canView({ userOwnerId: row.user_owner_id, teamOwnerId: row.team_owner_id }, caller)
+    ) {
+      throw ApiError.notFound(NOT_FOUND);
+    }
+    return row;
+  }
+
+  /**
+   * The columns a write sets, besides label and is_archived (absent fields are left alone). Field
+   * errors the body alone reveals come first, all at once; then the object type; then whether the
+   * caller may use the registry code (403).
+   */
+  private async resolveWrite(
+    dto: UpdateBatchTemplateDto,
+    existing: TemplateRow | null,
+    user: AuthenticatedUser,
+  ): Promise<TemplateColumnValues> {
+    const values: TemplateColumnValues = {};
+    const errors: FieldErrors = {};
+    if (dto.selected_fields !== undefined) values.selectedFields = normaliseSelectedFields(dto.selected_fields, errors);
+    if (dto.collectors !== undefined) values.collectors = normaliseCollectors(dto.collectors, errors);
+    const fields = Object.keys(errors);
+    if (fields.length) throw ApiError.badRequest(`Validation failed: ${fields.join(', ')}.`, errors);
+
+    if (dto.cruise_field_prgrms !== undefined) values.cruiseFieldPrgrms = normalisePresets(dto.cruise_field_prgrms);
+    if (dto.platforms !== undefined) values.platforms = normalisePresets(dto.platforms);
+    if (dto.launch_platforms !== undefined) values.launchPlatforms = normalisePresets(dto.launch_platforms);
+    if (dto.current_archives !== undefined) values.currentArchives = normalisePresets(dto.current_archives);
+    if (dto.original_archives !== undefined) values.originalArchives = normalisePresets(dto.original_archives);
+    if (dto.object_type !== undefined) values.objectTypeId = await this.resolveObjectTypeId(dto.object_type);
+
+    if (dto.registry_code === null) {
+      values.registryCode = null;
+      values.teamOwnerId = null;
+    } else if (dto.registry_code !== undefined) {
+      const code = dto.registry_code.toUpperCase();
+      if (code !== existing?.registry_code) {
+        const owner = await this.accounts.registryCodeOwner(code);
+        if (!owner) throw ApiError.invalidField('registry_code', `unknown registry code ${code}`);
+        if (!(await this.accounts.canUseRegistryCode(user, code))) {
+          throw ApiError.forbidden(`You may not use registry code ${code}.`);
+        }
+        values.registryCode = owner.code;
+        values.teamOwnerId = owner.teamOwnerId;
+      }
+    }
+    return values;
+  }
+
+  /** An object type id, leaf label or path, or the ObjectType a read returned: a leaf's id, or null. */
+  private async resolveObjectTypeId(value: unknown): Promise<number | null> {
+    if (value === null) return null;
+    let id: unknown = value;
+    if (typeof value === 'object' && !Array.isArray(value)) id = (value as { id?: unknown }).id;
+    if (typeof id === 'string' && /^\s*\d+\s*$/.test(id)) id = Number(id);
+    if (typeof id === 'number') {
+      const found = Number.isInteger(id) && id >= 1 && id <= MAX_ID ? await this.objectTypes.findById(id) : null;
+      if (!found) throw ApiError.invalidField('object_type', `unknown object type id ${id}`);
+      // The resolver's path lookup carries the leaf check (a group of types cannot be a template's type).
+      return (await this.objectTypes.resolve(found.hierarchicalLabel, { leafOnly: true })).id;
+    }
+    if (typeof id === 'string' && id.trim()) return (await this.objectTypes.resolve(id, { leafOnly: true })).id;
+    throw ApiError.invalidField('object_type', 'must be the id of a leaf object type (or its leaf label)');
+  }
+
+  private async objectTypeDto(id: number | null): Promise<ObjectTypeDto | null> {
+    const objectType = id === null ? null : await this.objectTypes.findById(id);
+    if (!objectType) return null;
+    const parent = objectType.parentId === null ? null : await this.objectTypes.findById(objectType.parentId);
+    return toObjectTypeDto({ ...objectType, parent });
+  }
+}
+
+function toListItem(row: TemplateRow): BatchTemplateListItemDto {
+  return {
+    id: row.id,
+    label: row.label,
+    registry_code: row.registry_code,
+    object_type: row.object_type,
+    user_owner: row.user_owner,
+    team_owner: row.team_owner,
+    created_by: row.created_by,
+    created_date: row.created_date.toISOString(),
+    is_archived: row.is_archived,
+  };
+}
+
+function toReadDto(row: TemplateRow, objectType: ObjectTypeDto | null): BatchTemplateReadDto {
+  return {
+    id: row.id,
+    label: row.label,
+    registry_code: row.registry_code,
+    object_type: objectType,
+    user_owner: row.user_owner,
+    team_owner: row.team_owner,
+    created_by: row.created_by_name,
+    created_date: row.created_date.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    version: row.version,
+    is_archived: row.is_archived,
+    selected_fields: row.selected_fields,
+    initiatives: row.cruise_field_prgrms,
+    platforms: row.platforms,
+    launch_platforms: row.launch_platforms,
+    current_archives: row.current_archives,
+    original_archives: row.original_archives,
+    collector_tags: collectorTags(row.collectors),
+  };
+}
+
+/** Leaf labels of the object-type tree, in path order: only leaves can be a sample's object type. */
+function leafLabels(objectTypes: readonly ObjectType[]): string[] {
+  const parents = new Set(objectTypes.map((objectType) => objectType.parentId));
+  return objectTypes.filter((objectType) => !parents.has(objectType.id)).map((objectType) => objectType.label);
+}
+
+/** ASCII only, so the Content-Disposition header needs no encoding: `batch-template-12-v3-cruise-at-42.xlsx`. */
+export function spreadsheetFilename(template: { id: number; version: number; label: string }): string {
+  const slug = template.label
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .toLowerCase()
+    .slice(0, 60)
+    .replace(/-+$/, '');
+  return `batch-template-${template.id}-v${template.version}${slug ? `-${slug}` : ''}.xlsx`;
+}

@@ -1,0 +1,140 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { ApiError } from '../../core/http/api-error';
+import { AccountsService } from '../accounts/accounts.service';
+import { ArchiveInputDto } from '../agents/dto/archive.dto';
+import { CollectorInputDto } from '../agents/dto/collector-input.dto';
+import { ArchivesService } from '../agents/archives.service';
+import { CollectorsService } from '../agents/collectors.service';
+import { LaunchPlatformInputDto, PlatformInputDto } from '../vocabularies/dto/platform-input.dto';
+import { ObjectTypeResolver } from '../vocabularies/object-type.resolver';
+import { PlatformsService } from '../vocabularies/platforms.service';
+import { TermVocabulary, VocabulariesService } from '../vocabularies/vocabularies.service';
+import { SampleCaller } from './sample-access.policy';
+
+/** How a sample write turns the references it names into ids: one lookup per call. */
+export interface SampleReferenceLookups {
+  objectTypeId(value: unknown, manager: EntityManager): Promise<number>;
+  termLabel(
+    vocabulary: TermVocabulary,
+    label: string | null,
+    field: string,
+    manager: EntityManager,
+  ): Promise<string | null>;
+  countryCode(value: string | null, manager: EntityManager): Promise<string | null>;
+  platformId(input: PlatformInputDto, createdBy: number, manager: EntityManager): Promise<number>;
+  launchPlatformId(input: LaunchPlatformInputDto, createdBy: number, manager: EntityManager): Promise<number>;
+  archiveId(input: ArchiveInputDto, field: string, createdBy: number, manager: EntityManager): Promise<number>;
+  collectorIds(inputs: CollectorInputDto[], createdBy: number, manager: EntityManager): Promise<number[]>;
+  registryCode(
+    given: string | undefined,
+    caller: SampleCaller,
+    manager: EntityManager,
+  ): Promise<{ code: string; teamOwnerId: number | null }>;
+}
+
+/**
+ * The reference-data services behind sample writes. `memoized()` gives a per-batch copy that asks
+ * each distinct question once (a 50,000-row batch names the same few object types, countries and
+ * archives over and over); a failed lookup is remembered too, so every row naming it gets the error.
+ */
+@Injectable()
+export class SampleReferences implements SampleReferenceLookups {
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly objectTypes: ObjectTypeResolver,
+    private readonly vocabularies: VocabulariesService,
+    private readonly collectors: CollectorsService,
+    private readonly platforms: PlatformsService,
+    private readonly archives: ArchivesService,
+  ) {}
+
+  async objectTypeId(value: unknown, manager: EntityManager): Promise<number> {
+    return (await this.objectTypes.resolve(value, { manager, leafOnly: true })).id;
+  }
+
+  async termLabel(
+    vocabulary: TermVocabulary,
+    label: string | null,
+    field: string,
+    manager: EntityManager,
+  ): Promise<string | null> {
+    return (await this.vocabularies.resolveTerm(vocabulary, label, field, manager))?.label ?? null;
+  }
+
+  async countryCode(value: string | null, manager: EntityManager): Promise<string | null> {
+    return (await this.vocabularies.resolveCountry(value, 'country', manager))?.iso3166code ?? null;
+  }
+
+  async platformId(input: PlatformInputDto, createdBy: number, manager: EntityManager): Promise<number> {
+    return (await this.platforms.matchPlatform(input, { manager, createdBy, field: 'platform' })).id;
+  }
+
+  async launchPlatformId(input: LaunchPlatformInputDto, createdBy: number, manager: EntityManager): Promise<number> {
+    return (await this.platforms.matchLaunchPlatform(input, { manager, createdBy, field: 'launch_platform' })).id;
+  }
+
+  async archiveId(input: ArchiveInputDto, field: string, createdBy: number, manager: EntityManager): Promise<number> {
+    return (await this.archives.match(input, { manager, createdBy, field })).id;
+  }
+
+  async collectorIds(inputs: CollectorInputDto[], createdBy: number, manager: EntityManager): Promise<number[]> {
+    return (await this.collectors.resolve(inputs, { manager, createdBy, field: 'collectors' })).map((c) => c.id);
+  }
+
+  async registryCode(
+    given: string | undefined,
+    caller: SampleCaller,
+    manager: EntityManager,
+  ): Promise<{ code: string; teamOwnerId: number | null }> {
+    let code: string;
+    if (given === undefined) {
+      const usable = await this.accounts.usableRegistryCodes(caller.user.userId, manager);
+      if (usable.length !== 1) {
+        throw ApiError.invalidField(
+          'registry_code',
+          usable.length ? `is required: you can register under ${usable.join(', ')}` : 'is required',
+        );
+      }
+      code = usable[0];
+    } else {
+      code = given.trim().toUpperCase();
+    }
+    const owner = await this.accounts.registryCodeOwner(code, manager);
+    if (!owner) throw ApiError.invalidField('registry_code', `unknown registry code ${code}`);
+    if (!(await this.accounts.canUseRegistryCode(caller.user, code, manager))) {
+      throw ApiError.forbidden(`You may not register samples under registry code ${code}.`);
+    }
+    return { code, teamOwnerId: owner.teamOwnerId };
+  }
+
+  /** A per-batch copy that answers each distinct lookup once. */
+  memoized(): SampleReferenceLookups {
+    const cache = new Map<string, Promise<unknown>>();
+    const memo = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
+      let hit = cache.get(key) as Promise<T> | undefined;
+      if (!hit) {
+        hit = compute();
+        cache.set(key, hit);
+      }
+      return hit;
+    };
+    const key = (...parts: unknown[]) => JSON.stringify(parts);
+    return {
+      objectTypeId: (value, manager) => memo(key('ot', value), () => this.objectTypeId(value, manager)),
+      termLabel: (vocabulary, label, field, manager) =>
+        memo(key('term', vocabulary, label, field), () => this.termLabel(vocabulary, label, field, manager)),
+      countryCode: (value, manager) => memo(key('country', value), () => this.countryCode(value, manager)),
+      platformId: (input, createdBy, manager) =>
+        memo(key('platform', input), () => this.platformId(input, createdBy, manager)),
+      launchPlatformId: (input, createdBy, manager) =>
+        memo(key('launch', input), () => this.launchPlatformId(input, createdBy, manager)),
+      archiveId: (input, field, createdBy, manager) =>
+        memo(key('archive', input, field), () => this.archiveId(input, field, createdBy, manager)),
+      collectorIds: (inputs, createdBy, manager) =>
+        memo(key('collectors', inputs), () => this.collectorIds(inputs, createdBy, manager)),
+      registryCode: (given, caller, manager) =>
+        memo(key('code', given), () => this.registryCode(given, caller, manager)),
+    };
+  }
+}
