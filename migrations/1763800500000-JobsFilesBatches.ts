@@ -19,7 +19,9 @@ export class JobsFilesBatches1763800500000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         expires_at timestamptz
       )`);
-    await queryRunner.query('CREATE INDEX idx_stored_file_expires ON stored_file (expires_at) WHERE expires_at IS NOT NULL');
+    await queryRunner.query(
+      'CREATE INDEX idx_stored_file_expires ON stored_file (expires_at) WHERE expires_at IS NOT NULL',
+    );
     await queryRunner.query(`
       CREATE TABLE background_job (
         id uuid PRIMARY KEY,
