@@ -121,7 +121,7 @@ describe('batch templates', () => {
       expect(fetched.body.data).toEqual(template);
     });
 
-    it('accepts a leaf label for object_type, and no object type or registry code at all', async () => {
+    it('accepts an object type label, and no object type or registry code at all', async () => {
       const byLabel = await create(owner, { label: label(), object_type: 'core' }).expect(201);
       expect(byLabel.body.data.object_type.id).toBe(coreId);
       const bare = await create(owner, { label: label() }).expect(201);
@@ -135,7 +135,6 @@ describe('batch templates', () => {
         [{}, 'label'],
         [{ label: 'ok', selected_fields: ['country', 'colour'] }, 'selected_fields.1'],
         [{ label: 'ok', object_type: 999999 }, 'object_type'],
-        [{ label: 'ok', object_type: 'Thin section' }, 'object_type'], // a group, not a leaf
         [{ label: 'ok', object_type: 'Unicorn' }, 'object_type'],
         [{ label: 'ok', object_type: true }, 'object_type'],
         [{ label: 'ok', registry_code: 'ZZ9' }, 'registry_code'],
@@ -309,8 +308,9 @@ describe('batch templates', () => {
         (_, i) => (lookups[`${column}${i + 2}`] as XLSX.CellObject | undefined)?.v,
       );
       expect(offered).toContain('Core');
-      expect(offered).not.toContain('Thin section'); // groups are not offered, only leaves
-      expect(offered).not.toContain('Marine and lacustrine samples');
+      // every term is offered: the most specific one that fits is the right one, leaf or not
+      expect(offered).toContain('Thin section');
+      expect(offered).toContain('Polished thin section');
       expect(samplesXml).toMatch(/sqref="[A-Z]+2:[A-Z]+100001"><formula1>Lookups!/); // more than one dropdown
     });
 

@@ -195,7 +195,6 @@ describe('samples', () => {
       [{ object_type: 17 }, 'object_type'],
       [{ object_type: '17' }, 'object_type'],
       [{ object_type: 'Not a type' }, 'object_type'],
-      [{ object_type: 'Analytical preparations' }, 'object_type'],
       [{ name: 'x'.repeat(256) }, 'name'],
       [{ elevation_unit: 'yards' }, 'elevation_unit'],
       [{ country: 'Atlantis' }, 'country'],

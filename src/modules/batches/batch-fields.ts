@@ -39,7 +39,7 @@ export const BATCH_FIELDS: readonly BatchField[] = [
     kind: 'text',
     vocabulary: 'object_type',
     always: true,
-    help: 'Leaf object type, e.g. Core',
+    help: 'Object type label, e.g. Core (the most specific that fits)',
   },
   { key: 'name', label: 'Sample Name', kind: 'text', always: true, help: 'Unique within this file' },
   { key: 'igsn', label: 'IGSN', kind: 'igsn', always: true, help: 'Leave empty to mint one' },

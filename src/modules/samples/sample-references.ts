@@ -50,7 +50,7 @@ export class SampleReferences implements SampleReferenceLookups {
   ) {}
 
   async objectTypeId(value: unknown, manager: EntityManager): Promise<number> {
-    return (await this.objectTypes.resolve(value, { manager, leafOnly: true })).id;
+    return (await this.objectTypes.resolve(value, { manager })).id;
   }
 
   async termLabel(

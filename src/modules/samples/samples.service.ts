@@ -511,7 +511,7 @@ export class SamplesService {
         .split(',')
         .map((part) => part.trim())
         .filter(Boolean)) {
-        ids.push((await this.objectTypes.resolve(label, { field: 'object_type', leafOnly: true })).id);
+        ids.push((await this.objectTypes.resolve(label, { field: 'object_type' })).id);
       }
       clauses.push(`s.object_type_id = ANY($${params.push(ids)}::int[])`);
     }

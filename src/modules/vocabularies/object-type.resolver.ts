@@ -8,8 +8,6 @@ export interface ObjectTypeResolveOptions {
   /** The field errors are reported under; default `object_type`. */
   field?: string;
   manager?: EntityManager;
-  /** Refuse object types that have children (samples are registered under leaf types only). */
-  leafOnly?: boolean;
 }
 
 /** `A>B >  C` → `A > B > C`, the form hierarchical labels are stored in. */
@@ -51,15 +49,6 @@ export class ObjectTypeResolver {
         field,
         `unknown object type "${given}"; use the leaf label of an object type from GET /api/object-types/`,
       );
-    }
-    if (options.leafOnly) {
-      const manager = options.manager ?? this.dataSource.manager;
-      if (await manager.existsBy(ObjectType, { parentId: found.id })) {
-        throw ApiError.invalidField(
-          field,
-          `"${found.label}" is a group of object types, not a leaf; use one of its leaf labels from GET /api/object-types/`,
-        );
-      }
     }
     return found;
   }

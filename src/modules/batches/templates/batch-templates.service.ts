@@ -7,7 +7,6 @@ import { FieldErrors } from '../../../core/http/error-body';
 import { AccountsService } from '../../accounts/accounts.service';
 import { DATE_PRECISIONS, LENGTH_UNITS } from '../../samples/sample.entity';
 import { ObjectTypeDto, toObjectTypeDto } from '../../vocabularies/dto/vocabulary.dto';
-import { ObjectType } from '../../vocabularies/entities/object-type.entity';
 import { ObjectTypeResolver } from '../../vocabularies/object-type.resolver';
 import { VocabulariesService } from '../../vocabularies/vocabularies.service';
 import { templateColumns } from '../batch-fields';
@@ -173,7 +172,7 @@ export class BatchTemplatesService {
   private async lookupValues(lookup: TemplateLookup, row: TemplateRow): Promise<string[]> {
     switch (lookup) {
       case 'object_type':
-        return leafLabels(await this.vocabularies.objectTypes());
+        return (await this.vocabularies.objectTypes()).map((objectType) => objectType.label);
       case 'country':
         return (await this.vocabularies.countries()).map((country) => country.label);
       case 'material_type':
@@ -263,7 +262,7 @@ export class BatchTemplatesService {
     return values;
   }
 
-  /** An object type id, leaf label or path, or the ObjectType a read returned: a leaf's id, or null. */
+  /** An object type id, label or path, or the ObjectType a read returned: its id, or null. */
   private async resolveObjectTypeId(value: unknown): Promise<number | null> {
     if (value === null) return null;
     let id: unknown = value;
@@ -272,11 +271,10 @@ export class BatchTemplatesService {
     if (typeof id === 'number') {
       const found = Number.isInteger(id) && id >= 1 && id <= MAX_ID ? await this.objectTypes.findById(id) : null;
       if (!found) throw ApiError.invalidField('object_type', `unknown object type id ${id}`);
-      // The resolver's path lookup carries the leaf check (a group of types cannot be a template's type).
-      return (await this.objectTypes.resolve(found.hierarchicalLabel, { leafOnly: true })).id;
+      return (await this.objectTypes.resolve(found.hierarchicalLabel)).id;
     }
-    if (typeof id === 'string' && id.trim()) return (await this.objectTypes.resolve(id, { leafOnly: true })).id;
-    throw ApiError.invalidField('object_type', 'must be the id of a leaf object type (or its leaf label)');
+    if (typeof id === 'string' && id.trim()) return (await this.objectTypes.resolve(id)).id;
+    throw ApiError.invalidField('object_type', 'must be the id of an object type (or its label)');
   }
 
   private async objectTypeDto(id: number | null): Promise<ObjectTypeDto | null> {
@@ -322,12 +320,6 @@ function toReadDto(row: TemplateRow, objectType: ObjectTypeDto | null): BatchTem
     original_archives: row.original_archives,
     collector_tags: collectorTags(row.collectors),
   };
-}
-
-/** Leaf labels of the object-type tree, in path order: only leaves can be a sample's object type. */
-function leafLabels(objectTypes: readonly ObjectType[]): string[] {
-  const parents = new Set(objectTypes.map((objectType) => objectType.parentId));
-  return objectTypes.filter((objectType) => !parents.has(objectType.id)).map((objectType) => objectType.label);
 }
 
 /** ASCII only, so the Content-Disposition header needs no encoding: `batch-template-12-v3-cruise-at-42.xlsx`. */

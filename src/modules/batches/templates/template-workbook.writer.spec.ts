@@ -97,7 +97,7 @@ describe('TemplateWorkbookWriter', () => {
       expect(header).toEqual(labels);
       expect(header.slice(0, 3)).toEqual(['Object Type', 'Sample Name', 'IGSN']);
       const note = (book.Sheets.Samples.A1 as XLSX.CellObject).c?.[0]?.t;
-      expect(note).toContain('Leaf object type, e.g. Core');
+      expect(note).toContain('Object type label, e.g. Core');
       expect(note).toContain('Pick a value from the dropdown.');
     });
 
