@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiBadRequestResponse,
@@ -13,12 +13,15 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { AuthenticatedUser, CurrentUser } from '../../core/auth/authenticated-user';
 import { Public } from '../../core/auth/public.decorator';
 import { ApiError } from '../../core/http/api-error';
 import { ErrorBody } from '../../core/http/error-body';
 import { paginate, parsePageRequest } from '../../core/http/pagination';
+import { REGISTRY_PUBLISHER } from '../metadata-formats/metadata-options';
+import { negotiateSampleFormat, renderSample } from '../metadata-formats/sample-formats';
+import { ApiSampleRepresentations } from '../metadata-formats/sample-formats.openapi';
 import { CreateSampleDto, DeactivateSampleDto, SEARCH_SCOPES, UpdateSampleDto } from './dto/sample-write.dto';
 import { SampleListResponse, SampleResponse } from './dto/sample.dto';
 import { SamplesService } from './samples.service';
@@ -95,9 +98,16 @@ export class SamplesController {
 
   @Public()
   @Get([':igsn', ':prefix/:suffix'])
-  @ApiOperation({ summary: 'Fetch a sample by IGSN (DOI form or bare suffix, any letter case).' })
+  @ApiOperation({
+    summary: 'Fetch a sample by IGSN (DOI form or bare suffix, any letter case).',
+    description:
+      'Content negotiation: `Accept: application/json` (default; also `*/*` or no Accept), `application/ld+json` ' +
+      '(schema.org JSON-LD), `application/vnd.datacite.datacite+xml` (DataCite Metadata Schema 4.6) or `text/csv` ' +
+      '(header and one row). `?format=json|jsonld|datacite|csv` chooses the same and wins over Accept. ' +
+      'Visibility is the same in every format.',
+  })
   @ApiParam({ name: 'igsn', description: 'e.g. IEABC0001 (the DOI form 10.5072/IEABC0001 also works)' })
-  @ApiOkResponse({ type: SampleResponse })
+  @ApiSampleRepresentations()
   @ApiUnauthorizedResponse({
     type: ErrorBody,
     example: { message: 'This sample is not public; send a token with view permission.', errors: {} },
@@ -105,9 +115,21 @@ export class SamplesController {
   @ApiNotFoundResponse(NOT_FOUND)
   async fetch(
     @Param() params: { igsn?: string; prefix?: string; suffix?: string },
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
     @CurrentUser() user?: AuthenticatedUser,
-  ): Promise<SampleResponse> {
-    return { data: await this.samples.fetch(igsnOf(params), user) };
+  ): Promise<unknown> {
+    // Set first so that error answers, which depend on Accept too, carry it as well.
+    res.vary('Accept');
+    const format = negotiateSampleFormat(req.query.format, (types) => req.accepts(types));
+    const sample = await this.samples.fetch(igsnOf(params), user);
+    const rendered = renderSample(sample, format, {
+      publisher: REGISTRY_PUBLISHER,
+      baseUrl: `${req.protocol}://${req.host}`,
+    });
+    res.setHeader('Content-Type', rendered.contentType);
+    if (rendered.filename) res.setHeader('Content-Disposition', `attachment; filename="${rendered.filename}"`);
+    return rendered.body;
   }
 
   @Patch([':igsn', ':prefix/:suffix'])

@@ -1,0 +1,196 @@
+import {
+  SampleArchive,
+  SampleCollector,
+  SampleDto,
+  SampleLaunchPlatform,
+  SamplePlatform,
+  SampleRelatedResource,
+} from '../samples/dto/sample.dto';
+import { present, presentAll } from './sample-metadata';
+
+/** One spreadsheet cell: text, a number, a boolean, or empty. */
+export type CellValue = string | number | boolean | null;
+
+export interface SampleColumn<K extends keyof SampleDto = keyof SampleDto> {
+  /** The SampleDto field the column shows (also accepted as a header by spreadsheet readers). */
+  key: K;
+  /** Column label in the header row. */
+  header: string;
+  /** The cell of one sample, before formula escaping: nested values flattened to text. */
+  value: (sample: SampleDto) => CellValue;
+}
+
+/** Lists in one cell are joined with `; ` (the batch template's "Other Name(s)" convention). */
+const LIST_SEPARATOR = '; ';
+
+function list(values: readonly string[]): string | null {
+  const kept = presentAll(values);
+  return kept.length ? kept.join(LIST_SEPARATOR) : null;
+}
+
+/** `label (detail, …)`, or the label alone. */
+function labelled(label: string | null | undefined, details: (string | null | undefined)[]): string | null {
+  const name = present(label);
+  const kept = presentAll(details);
+  if (!name) return kept.length ? kept.join(', ') : null;
+  return kept.length ? `${name} (${kept.join(', ')})` : name;
+}
+
+/** `Marie Tharp, Lamont-Doherty Earth Observatory (Chief scientist)`: person, institution, description. */
+function collectorText(collector: SampleCollector): string | null {
+  const person = collector.individual;
+  const personName = present(person?.label) ?? (presentAll([person?.fname, person?.lname]).join(' ') || null);
+  const who = presentAll([personName, collector.institution?.label]).join(', ');
+  return labelled(who, [collector.description]);
+}
+
+function relatedResourceText(resource: SampleRelatedResource): string {
+  return labelled(resource.uri, [resource.relation_type, resource.description]) ?? resource.uri;
+}
+
+const platformText = (platform: SamplePlatform | null) => labelled(platform?.label, [platform?.platform_type]);
+const launchPlatformText = (platform: SampleLaunchPlatform | null) =>
+  labelled(platform?.label, [platform?.launch_type]);
+const archiveText = (archive: SampleArchive | null) => present(archive?.label);
+
+function column<K extends keyof SampleDto>(
+  key: K,
+  header: string,
+  flatten?: (value: SampleDto[K]) => CellValue,
+): SampleColumn<K> {
+  return {
+    key,
+    header,
+    value: flatten ? (sample) => flatten(sample[key]) : (sample) => sample[key] as CellValue,
+  };
+}
+
+/**
+ * Every SampleDto field, one column each, in the order a reader scans a sample: identity, what it
+ * is, where, when, who, then record keeping. Exports (CSV and xlsx) use these columns.
+ */
+export const SAMPLE_CSV_COLUMNS = [
+  column('igsn', 'IGSN'),
+  column('name', 'Sample Name'),
+  column('registry_code', 'Registry Code'),
+  column('object_type', 'Object Type'),
+  column('object_type_path', 'Object Type Path'),
+  column('parent_sample', 'Parent IGSN'),
+  column('other_names', 'Other Name(s)', list),
+  column('general_material_type', 'General Material Type'),
+  column('material_types', 'Material Types', list),
+  column('field_name', 'Field Name'),
+  column('sample_description', 'Sample Description'),
+  column('purpose', 'Purpose'),
+  column('size', 'Size'),
+  column('size_unit', 'Size Unit'),
+  column('geologic_age_verbatim', 'Geologic Age'),
+  column('geologic_unit', 'Geologic Unit'),
+  column('numeric_age_min', 'Numeric Age Min'),
+  column('numeric_age_max', 'Numeric Age Max'),
+  column('numeric_age_unit', 'Numeric Age Unit'),
+  column('external_parent_name', 'External Parent Name'),
+  column('external_parent_object_type', 'External Parent Object Type'),
+  column('latitude', 'Latitude (WGS84)'),
+  column('longitude', 'Longitude (WGS84)'),
+  column('end_latitude', 'Latitude End (WGS84)'),
+  column('end_longitude', 'Longitude End (WGS84)'),
+  column('location_method', 'Location Method'),
+  column('northing', 'Northing'),
+  column('easting', 'Easting'),
+  column('zone', 'Zone'),
+  column('elevation', 'Elevation'),
+  column('elevation_end', 'Elevation End'),
+  column('elevation_unit', 'Elevation Unit'),
+  column('vertical_datum', 'Vertical Datum'),
+  column('depth_min', 'Depth Min'),
+  column('depth_max', 'Depth Max'),
+  column('depth_unit', 'Depth Unit'),
+  column('depth_scale', 'Depth Scale'),
+  column('country', 'Country'),
+  column('province', 'Province/State'),
+  column('county', 'County'),
+  column('city', 'City'),
+  column('locality', 'Locality'),
+  column('location_description', 'Location Description'),
+  column('primary_location_name', 'Primary Location Name'),
+  column('primary_location_type', 'Primary Location Type'),
+  column('sampling_method', 'Sampling Method'),
+  column('sampling_method_detail', 'Sampling Method Detail'),
+  column('sampling_start_date', 'Sampling Start Date'),
+  column('sampling_end_date', 'Sampling End Date'),
+  column('sampling_date_precision', 'Sampling Date Precision'),
+  column('collectors', 'Collectors', (collectors) => list(collectors.map((c) => collectorText(c) ?? ''))),
+  column('cruise_field_prgrm', 'Cruise/Field Program'),
+  column('platform', 'Platform', platformText),
+  column('launch_platform', 'Launch Platform', launchPlatformText),
+  column('launch_label', 'Launch Label'),
+  column('current_archive', 'Current Archive', archiveText),
+  column('current_archive_contact', 'Current Archive Contact'),
+  column('original_archive', 'Original Archive', archiveText),
+  column('original_archive_contact', 'Original Archive Contact'),
+  column('related_resources', 'Related Resources', (resources) => list(resources.map(relatedResourceText))),
+  column('metadata_store_status', 'Metadata Store Status'),
+  column('is_draft', 'Draft'),
+  column('publish_date', 'Publish Date'),
+  column('is_deactivated', 'Deactivated'),
+  column('deactivate_reason', 'Deactivate Reason'),
+  column('user_owner', 'User Owner ID'),
+  column('team_owner', 'Team Owner ID'),
+  column('batch_id', 'Batch ID'),
+  column('id', 'ID'),
+  column('created_at', 'Created At'),
+  column('updated_at', 'Updated At'),
+  column('can_edit', 'Can Edit'),
+] as const satisfies readonly SampleColumn[];
+
+// Compile-time guard: a SampleDto field without a column fails the build here.
+type UncoveredField = Exclude<keyof SampleDto, (typeof SAMPLE_CSV_COLUMNS)[number]['key']>;
+const everyFieldHasAColumn: [UncoveredField] extends [never] ? true : UncoveredField = true;
+void everyFieldHasAColumn;
+
+/** Characters that make a spreadsheet read a cell as a formula (OWASP CSV injection list). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** A plain decimal number, optionally signed, with an optional exponent: `-12.5`, `+3`, `1e-5`. */
+const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * Formula-injection escaping for spreadsheets (CSV and xlsx): text that starts with `=`, `+`,
+ * `-`, `@`, a tab or a carriage return gets a leading `'`, so Excel, LibreOffice and Google
+ * Sheets show it as text instead of evaluating it. Plain numbers are left alone — numbers
+ * (`-12.5`) and text that is exactly a number (`"-12.5"`, `"+3"`) cannot run anything and must
+ * stay numbers. Non-text values pass through unchanged.
+ */
+export function formulaSafe<T extends CellValue>(value: T): T | string {
+  if (typeof value !== 'string') return value;
+  return FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
+}
+
+/** One CSV field (RFC 4180): formula-safe, quoted when it holds a quote, comma, CR or LF, quotes doubled. */
+export function csvField(value: CellValue): string {
+  const safe = formulaSafe(value);
+  const text = safe === null ? '' : String(safe);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export const CSV_LINE_END = '\r\n';
+/** Prepend to a CSV file meant to be opened by double-click in Excel, which otherwise guesses a legacy encoding. */
+export const UTF8_BOM = '\uFEFF';
+
+/** The raw cells of one sample (formula escaping is the writer's job: `csvField` or `formulaSafe`). */
+export function sampleCells(sample: SampleDto, columns: readonly SampleColumn[] = SAMPLE_CSV_COLUMNS): CellValue[] {
+  return columns.map((col) => col.value(sample));
+}
+
+export function csvHeader(columns: readonly SampleColumn[] = SAMPLE_CSV_COLUMNS): string {
+  return columns.map((col) => csvField(col.header)).join(',') + CSV_LINE_END;
+}
+
+export function csvRow(sample: SampleDto, columns: readonly SampleColumn[] = SAMPLE_CSV_COLUMNS): string {
+  return sampleCells(sample, columns).map(csvField).join(',') + CSV_LINE_END;
+}
+
+/** Samples as CSV (RFC 4180): UTF-8 text, header row, one row per sample, CRLF after every row. */
+export function toCsv(samples: readonly SampleDto[], columns: readonly SampleColumn[] = SAMPLE_CSV_COLUMNS): string {
+  return csvHeader(columns) + samples.map((sample) => csvRow(sample, columns)).join('');
+}
