@@ -4,6 +4,7 @@ import { AgentsModule } from './modules/agents/agents.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { BackgroundJobsModule } from './modules/background-jobs/background-jobs.module';
 import { BatchesModule } from './modules/batches/batches.module';
+import { LegacyXmlModule } from './modules/legacy-xml/legacy-xml.module';
 import { SamplesModule } from './modules/samples/samples.module';
 import { VocabulariesModule } from './modules/vocabularies/vocabularies.module';
 
@@ -17,6 +18,7 @@ export const FEATURE_MODULES: Type[] = [
   VocabulariesModule,
   AgentsModule,
   SamplesModule,
+  LegacyXmlModule,
   BackgroundJobsModule,
   BatchesModule,
 ];

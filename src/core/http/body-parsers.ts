@@ -42,10 +42,47 @@ function mapped(parser: RequestHandler): RequestHandler {
     });
 }
 
-/** JSON and URL-encoded form bodies, limited to BODY_LIMIT. */
-export function bodyParsers(config: AppConfig): RequestHandler[] {
+/** Parser failures on raw-body paths, kept for the route to answer in its own format. */
+const rawBodyFailures = new WeakMap<Request, Error>();
+
+/**
+ * Why the raw body of this request could not be read (as an ApiError when body-parser said why),
+ * or undefined. Raw-body routes must check it: their body is then undefined.
+ */
+export function rawBodyFailure(req: Request): Error | undefined {
+  return rawBodyFailures.get(req);
+}
+
+/** `/API/Samples/legacy-xml/` → `/api/samples/legacy-xml`: Express routes ignore case and a trailing slash. */
+function routeKey(path: string): string {
+  return path.toLowerCase().replace(/\/+$/, '');
+}
+
+/**
+ * JSON and URL-encoded form bodies, limited to BODY_LIMIT. Requests to `rawBodyPaths` skip both
+ * and get the body's bytes as a Buffer instead (any media type but multipart, which the route
+ * parses), limited to XML_BODY_LIMIT: the legacy XML endpoints must see `content=<?xml …&…` as sent.
+ */
+export function bodyParsers(config: AppConfig, rawBodyPaths: readonly string[] = []): RequestHandler[] {
+  const rawPaths = new Set(rawBodyPaths.map(routeKey));
+  const isRaw = (req: Request) => rawPaths.has(routeKey(req.path));
+  const onlyIf =
+    (wanted: boolean, parser: RequestHandler): RequestHandler =>
+    (req, res, next) =>
+      isRaw(req) === wanted ? parser(req, res, next) : next();
+  const raw = express.raw({
+    limit: config.http.xmlLimit,
+    type: (req) => !(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/'),
+  });
   return [
-    mapped(express.json({ limit: config.http.bodyLimit })),
-    mapped(express.urlencoded({ limit: config.http.bodyLimit, extended: true, parameterLimit: 10_000 })),
+    onlyIf(false, mapped(express.json({ limit: config.http.bodyLimit }))),
+    onlyIf(false, mapped(express.urlencoded({ limit: config.http.bodyLimit, extended: true, parameterLimit: 10_000 }))),
+    onlyIf(true, (req, res, next) =>
+      raw(req, res, (error?: unknown) => {
+        // body-parser fails with http-errors (Error instances), like the parsers above.
+        if (error !== undefined && error !== null) rawBodyFailures.set(req, bodyParserError(error) ?? (error as Error));
+        next();
+      }),
+    ),
   ];
 }

@@ -11,6 +11,8 @@ import { requestIdMiddleware } from './request-id.middleware';
 export const API_PREFIX = 'api';
 /** Deprecated v1 XML paths that live outside /api/. */
 export const LEGACY_PATHS = ['webservices/upload.php', 'webservices/update.php'];
+/** Routes that read their body as raw bytes (the legacy XML endpoints): the JSON and form parsers skip them. */
+export const RAW_BODY_PATHS = [...LEGACY_PATHS, `${API_PREFIX}/samples/legacy-xml`].map((path) => `/${path}`);
 
 /**
  * Everything the HTTP app needs beyond its modules, shared by main.ts and the e2e tests so the
@@ -35,7 +37,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
     exposedHeaders: ['X-Request-Id', 'Retry-After', 'Deprecation', 'Link', 'Content-Disposition'],
     maxAge: 600,
   });
-  for (const parser of bodyParsers(config)) express.use(parser);
+  for (const parser of bodyParsers(config, RAW_BODY_PATHS)) express.use(parser);
   express.setGlobalPrefix(API_PREFIX, { exclude: LEGACY_PATHS });
   express.enableShutdownHooks();
 

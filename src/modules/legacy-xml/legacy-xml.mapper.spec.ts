@@ -6,6 +6,7 @@ import {
   LegacyXmlMappingRow,
   LegacySampleBody,
   SAMPLE_DESCRIPTION_SEPARATOR,
+  elementsWithoutField,
   legacyText,
   mapLegacySample,
   unmappedElementNames,
@@ -147,9 +148,9 @@ describe('LEGACY_XML_MAPPING', () => {
     expect(new Set(names).size).toBe(names.length);
   });
 
-  it('drops exactly the ignored elements and marks them lossy', () => {
+  it('drops exactly the ignored and refused elements and marks the ignored ones lossy', () => {
     for (const row of LEGACY_XML_MAPPING) {
-      expect([row.xml, row.json === null]).toEqual([row.xml, row.rule === 'ignored']);
+      expect([row.xml, row.json === null]).toEqual([row.xml, row.rule === 'ignored' || row.rule === 'refused']);
       if (row.rule === 'ignored') expect([row.xml, row.lossy]).toEqual([row.xml, true]);
     }
   });
@@ -455,5 +456,33 @@ describe('mapLegacySample rules', () => {
     expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
     expect(Object.keys(body)).toEqual(['__proto__', 'constructor']);
     expect(JSON.parse(JSON.stringify(body))).toEqual({ constructor: 'y', ['__proto__']: 'x' });
+  });
+});
+
+describe('elementsWithoutField', () => {
+  const JSON_FIELDS = new Set(['name', 'registry_code', 'end_latitude']);
+  const check = (inner: string) =>
+    elementsWithoutField(parseOne(`<samples><sample>${inner}</sample></samples>`), JSON_FIELDS);
+
+  it('names refused rows and unknown elements that carry text, once each, in document order', () => {
+    expect(
+      check(
+        '<name>N</name><sample_feature>ridge</sample_feature><locality_description>slope</locality_description>' +
+          '<sample_feature>again</sample_feature>',
+      ),
+    ).toEqual(['sample_feature', 'locality_description']);
+  });
+
+  it('accepts table elements and JSON field names sent as elements', () => {
+    expect(check('<name>N</name><latitude_end>1</latitude_end><registry_code>IEABC</registry_code>')).toEqual([]);
+    expect(check('<end_latitude>1</end_latitude>')).toEqual([]);
+  });
+
+  it('ignores empty elements, which are dropped anyway', () => {
+    expect(check('<locality_description> </locality_description><sample_feature/>')).toEqual([]);
+  });
+
+  it('leaves refused rows out of the JSON body', () => {
+    expect(mapInner('<locality_description>slope</locality_description>')).toEqual({});
   });
 });

@@ -47,6 +47,23 @@ export function unmappedElementNames(sample: LegacyXmlElement): string[] {
 }
 
 /**
+ * Elements under `<sample>` that would carry data the JSON sample record cannot hold: non-empty
+ * elements whose row is `refused`, and non-empty elements outside the table whose name is not one of
+ * `jsonFields` (the fields the JSON write accepts). A sample with any of them is refused, naming
+ * them, instead of being stored without them. Empty elements are dropped anyway, so they do not count.
+ */
+export function elementsWithoutField(sample: LegacyXmlElement, jsonFields: ReadonlySet<string>): string[] {
+  const names = sample.children
+    .filter((element) => {
+      const row = ROWS_BY_ELEMENT.get(element.name);
+      const known = row === undefined ? jsonFields.has(element.name) : row.rule !== 'refused';
+      return !known && legacyText(element) !== '';
+    })
+    .map((element) => element.name);
+  return [...new Set(names)];
+}
+
+/**
  * Text of an element as the old schema read it (xs:token): runs of XML whitespace collapsed to one
  * space and trimmed. This also repairs documents whose lines were wrapped inside a value.
  */
@@ -96,6 +113,7 @@ function collectElement(collected: CollectedSample, element: LegacyXmlElement): 
       collected.relatedResources.push(...relatedResources(element));
       return;
     case 'ignored':
+    case 'refused': // elementsWithoutField names it; the sample is refused before its body is used
       return;
   }
 }

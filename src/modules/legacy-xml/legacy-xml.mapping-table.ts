@@ -10,7 +10,9 @@
  * - `collector`, `collector-detail`: paired into `collectors[]`;
  * - `other-name`: entries of `other_names`;
  * - `related-resource`: entries of `related_resources`;
- * - `ignored`: dropped.
+ * - `ignored`: dropped;
+ * - `refused`: the JSON sample record has no field for it, so a sample carrying it is refused
+ *   (naming the element) rather than stored without it.
  */
 export type LegacyXmlRule =
   | 'text'
@@ -24,7 +26,8 @@ export type LegacyXmlRule =
   | 'collector-detail'
   | 'other-name'
   | 'related-resource'
-  | 'ignored';
+  | 'ignored'
+  | 'refused';
 
 export interface LegacyXmlMappingRow {
   /** Element below `<sample>`; `a/b` for an element inside another one. */
@@ -47,6 +50,7 @@ function same(xml: string, note = ''): LegacyXmlMappingRow {
 }
 
 const NUMBER_NOTE = 'Decimal text becomes a JSON number.';
+const TEXT_COORDINATE_NOTE = 'Kept as text: the JSON field is a string (the old schema typed it as a decimal).';
 
 /** Same name on both sides, converted to a JSON number. */
 function sameNumber(xml: string): LegacyXmlMappingRow {
@@ -111,8 +115,8 @@ export const LEGACY_XML_MAPPING: readonly LegacyXmlMappingRow[] = [
   same('purpose'),
   sameNumber('latitude'),
   sameNumber('longitude'),
-  sameNumber('latitude_end'),
-  sameNumber('longitude_end'),
+  row('latitude_end', 'end_latitude', 'number', NUMBER_NOTE),
+  row('longitude_end', 'end_longitude', 'number', NUMBER_NOTE),
   sameNumber('elevation'),
   sameNumber('elevation_end'),
   row(
@@ -122,8 +126,8 @@ export const LEGACY_XML_MAPPING: readonly LegacyXmlMappingRow[] = [
     'Lower-cased: the old schema accepted any letter case, the JSON enum is lower case.',
   ),
   same('vertical_datum'),
-  sameNumber('northing'),
-  sameNumber('easting'),
+  same('northing', TEXT_COORDINATE_NOTE),
+  same('easting', TEXT_COORDINATE_NOTE),
   same('zone'),
   row(
     'navigation_type',
@@ -135,7 +139,13 @@ export const LEGACY_XML_MAPPING: readonly LegacyXmlMappingRow[] = [
   same('primary_location_name'),
   same('location_description'),
   same('locality'),
-  same('locality_description'),
+  row(
+    'locality_description',
+    null,
+    'refused',
+    'No field in the JSON sample record: a sample carrying a non-empty one is refused, naming it. ' +
+      'Use location_description.',
+  ),
   same('country', 'Kept as sent; the JSON API expects an ISO 3166 alpha-2 code.'),
   same('province'),
   same('county'),

@@ -6,6 +6,7 @@ import {
   LEGACY_XML_DEPRECATION_WARNING,
   bareIgsn,
   legacyInvalidAuthDocument,
+  legacyErrorText,
   legacyInvalidXmlDocument,
   legacyResultsDocument,
 } from './legacy-xml.responses';
@@ -201,6 +202,46 @@ describe('legacy XML response documents', () => {
     expect(LEGACY_XML_DEPRECATION_HEADERS).toEqual({
       Deprecation: 'true',
       Link: '</api/samples/>; rel="successor-version"',
+    });
+  });
+
+  describe('legacyErrorText', () => {
+    it.each<[string, Record<string, string[]>, string]>([
+      ['Sample not found.', {}, 'Sample not found.'],
+      [
+        'Validation failed: latitude, longitude.',
+        { latitude: ['is required to publish a sample'], longitude: ['is required to publish a sample'] },
+        'Validation failed. latitude: is required to publish a sample; longitude: is required to publish a sample.',
+      ],
+      [
+        'Validation failed: latitude.',
+        { latitude: ['latitude must not be greater than 90'] },
+        'Validation failed. latitude: must not be greater than 90.',
+      ],
+      [
+        'Validation failed: collectors.0.individual.label.',
+        { 'collectors.0.individual.label': ['label must be shorter than or equal to 200 characters'] },
+        'Validation failed. collectors.0.individual.label: must be shorter than or equal to 200 characters.',
+      ],
+      [
+        'Validation failed: foo.',
+        { foo: ['This field is not allowed.'] },
+        'Validation failed. foo: This field is not allowed.',
+      ],
+      // The problem is already in the message: not repeated.
+      [
+        'Invalid country: unknown country "Atlantis".',
+        { country: ['unknown country "Atlantis"'] },
+        'Invalid country: unknown country "Atlantis".',
+      ],
+      [
+        'IGSN 10.5072/ABC123456 is already registered',
+        { igsn: ['already registered'] },
+        'IGSN 10.5072/ABC123456 is already registered',
+      ],
+      ['Conflict', { igsn: ['taken'] }, 'Conflict. igsn: taken.'],
+    ])('%s %j → %s', (message, errors, text) => {
+      expect(legacyErrorText(message, errors)).toBe(text);
     });
   });
 });

@@ -122,3 +122,30 @@ function xmlSafe(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|\p{Cs}/gu, '\uFFFD');
 }
+
+/**
+ * An error body (`{message, errors}`) as the one line of text an `<error>` element holds, e.g.
+ * `Validation failed. latitude: is required to publish a sample.` Field problems the message
+ * already quotes are not repeated, and a `Validation failed: a, b.` list of field names is
+ * shortened to `Validation failed.` because the details that follow name the fields.
+ */
+export function legacyErrorText(message: string, errors: Readonly<Record<string, readonly string[]>> = {}): string {
+  const details = Object.entries(errors).flatMap(([field, problems]) =>
+    problems.filter((problem) => !message.includes(problem)).map((problem) => fieldProblem(field, problem)),
+  );
+  if (details.length === 0) return message;
+  const fieldList = `Validation failed: ${Object.keys(errors).join(', ')}.`;
+  const lead = message === fieldList ? 'Validation failed.' : withStop(message);
+  return `${lead} ${details.join('; ')}.`;
+}
+
+/** `latitude` + `latitude must not be greater than 90` → `latitude: must not be greater than 90`. */
+function fieldProblem(field: string, problem: string): string {
+  const property = field.slice(field.lastIndexOf('.') + 1);
+  const text = problem.replace(/[.\s]+$/, '');
+  return `${field}: ${text.startsWith(`${property} `) ? text.slice(property.length + 1) : text}`;
+}
+
+function withStop(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}

@@ -1,0 +1,137 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { getMetadataStorage } from 'class-validator';
+import { AuthenticatedUser } from '../../core/auth/authenticated-user';
+import { AppConfig } from '../../core/config/app-config';
+import { InjectAppConfig } from '../../core/config/app-config.token';
+import { HttpExceptionFilter } from '../../core/http/http-exception.filter';
+import { createValidationPipe } from '../../core/http/validation';
+import { CreateSampleDto, SAMPLE_READ_ONLY_FIELDS, UpdateSampleDto } from '../samples/dto/sample-write.dto';
+import { SampleDto } from '../samples/dto/sample.dto';
+import { SamplesService } from '../samples/samples.service';
+import { JsonValue, LegacySampleBody, elementsWithoutField, mapLegacySample } from './legacy-xml.mapper';
+import { LegacyXmlElement, parseLegacySamplesDocument } from './legacy-xml.parser';
+import { LegacySampleOutcome, legacyErrorText } from './legacy-xml.responses';
+
+export type LegacyXmlOperation = 'register' | 'update';
+
+/** What a legacy document did, sample by sample, and the HTTP status of its results document. */
+export interface LegacyXmlResults {
+  readonly outcomes: LegacySampleOutcome[];
+  readonly status: number;
+}
+
+interface SampleResult {
+  readonly outcome: LegacySampleOutcome;
+  /** The status the JSON API would have answered for this sample alone. */
+  readonly status: number;
+}
+
+/**
+ * The fields a JSON sample write accepts: those the global validation pipe's whitelist lets
+ * through (every property with a validator), minus the read-only fields it silently drops.
+ */
+function sampleWriteFields(): ReadonlySet<string> {
+  const readOnly = new Set(SAMPLE_READ_ONLY_FIELDS);
+  const metadata = getMetadataStorage().getTargetValidationMetadatas(CreateSampleDto, '', true, false);
+  return new Set(metadata.map((entry) => entry.propertyName).filter((name) => !readOnly.has(name)));
+}
+
+/**
+ * Runs a legacy `<samples>` document through the JSON API's own path: each `<sample>` is mapped to
+ * the JSON body, validated by the global validation pipe's rules into the same DTO, and registered or
+ * updated by SamplesService, in its own call (its own transaction) and in document order. One
+ * refused sample does not stop the others.
+ */
+@Injectable()
+export class LegacyXmlService {
+  private readonly validation = createValidationPipe();
+  /** Classifies a failure the way the JSON API would answer it (status, message, field errors); logs the unexpected. */
+  private readonly failures = new HttpExceptionFilter();
+  private readonly writeFields = sampleWriteFields();
+
+  constructor(
+    private readonly samples: SamplesService,
+    @InjectAppConfig() private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Parses the document once (throwing LegacyXmlError when it cannot be read) and processes every
+   * sample. Status: 200 when at least one sample was saved; when none was, 400 like the old
+   * service's InvalidSample document, or the 5xx status when a sample failed on a server error.
+   */
+  async process(xml: string, operation: LegacyXmlOperation, user: AuthenticatedUser): Promise<LegacyXmlResults> {
+    const elements = parseLegacySamplesDocument(xml, { maxBytes: this.config.http.xmlLimit });
+    const seenNames = new Set<string>();
+    const results: SampleResult[] = [];
+    for (const element of elements) results.push(await this.processSample(element, operation, user, seenNames));
+
+    const outcomes = results.map((result) => result.outcome);
+    if (outcomes.some((outcome) => outcome.status !== 'failed')) return { outcomes, status: HttpStatus.OK };
+    const serverError = Math.max(...results.map((result) => result.status));
+    return { outcomes, status: serverError >= 500 ? serverError : HttpStatus.BAD_REQUEST };
+  }
+
+  private async processSample(
+    element: LegacyXmlElement,
+    operation: LegacyXmlOperation,
+    user: AuthenticatedUser,
+    seenNames: Set<string>,
+  ): Promise<SampleResult> {
+    const body = mapLegacySample(element);
+    const name = nameOf(body.name);
+    const refuse = (error: string): SampleResult => ({
+      outcome: { status: 'failed', name, error },
+      status: HttpStatus.BAD_REQUEST,
+    });
+
+    const withoutField = elementsWithoutField(element, this.writeFields);
+    if (withoutField.length > 0) {
+      const list = withoutField.map((tag) => `<${tag}>`).join(', ');
+      return refuse(`The sample record has no field for ${list}; remove ${withoutField.length > 1 ? 'them' : 'it'}.`);
+    }
+    if (name !== '') {
+      if (seenNames.has(name)) {
+        return refuse(`The name ${name} is used by an earlier sample of this document; names must be unique.`);
+      }
+      seenNames.add(name);
+    }
+    if (operation === 'update' && body.igsn === undefined) {
+      return refuse('An update needs the <igsn> of the sample to change.');
+    }
+
+    try {
+      const saved = await this.save(body, operation, user);
+      return {
+        outcome: { status: operation === 'register' ? 'saved' : 'updated', name: saved.name, igsn: saved.igsn },
+        status: HttpStatus.OK,
+      };
+    } catch (error: unknown) {
+      const { status, body: failure } = this.failures.resolve(error);
+      return { outcome: { status: 'failed', name, error: legacyErrorText(failure.message, failure.errors) }, status };
+    }
+  }
+
+  private async save(
+    body: LegacySampleBody,
+    operation: LegacyXmlOperation,
+    user: AuthenticatedUser,
+  ): Promise<SampleDto> {
+    if (operation === 'register') {
+      const dto = (await this.validation.transform(body, {
+        type: 'body',
+        metatype: CreateSampleDto,
+      })) as CreateSampleDto;
+      return this.samples.register(dto, user);
+    }
+    const dto = (await this.validation.transform(body, { type: 'body', metatype: UpdateSampleDto })) as UpdateSampleDto;
+    // processSample checked that the body has an igsn; validation accepts it only as one string.
+    return this.samples.update(dto.igsn ?? '', dto, user);
+  }
+}
+
+/** The sample's name for the response, also when it was repeated (an array validation will refuse). */
+function nameOf(value: JsonValue | undefined): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.filter((item) => typeof item === 'string').join(', ');
+  return '';
+}
