@@ -54,7 +54,13 @@ describe('batch registration', () => {
     processed_count: number;
     error_message: string | null;
     total_count: number | null;
-    result: { batch_id: number; sample_count: number; status: string; errors: { row: number; message: string }[] };
+    result: {
+      batch_id: number;
+      sample_count: number;
+      updated_count: number;
+      status: string;
+      errors: { row: number; message: string }[];
+    };
   }
 
   async function waitForJob(
@@ -261,6 +267,62 @@ describe('batch registration', () => {
       // without save_as_draft the same rows need coordinates
       const strict = (await upload(owner, file, 'strict.xlsx', { registry_code: owner.code }).expect(202)).body.data;
       expect((await waitForJob(owner, strict.job_id, finished)).status).toBe('failed');
+    });
+
+    it('updates existing samples named by IGSN (an edited export re-uploaded), only where the uploader may edit', async () => {
+      const tag = randomUUID().slice(0, 8);
+      const mine = (
+        await http()
+          .post('/api/samples/')
+          .set(owner.auth)
+          .send({
+            registry_code: owner.code,
+            name: `${tag}-mine`,
+            object_type: 'Core',
+            latitude: 1,
+            longitude: 2,
+            other_names: ['old'],
+          })
+          .expect(201)
+      ).body.data;
+      const headers = [
+        'IGSN',
+        'Sample Name',
+        'Sample Description',
+        'Other Name(s)',
+        'Latitude (WGS84)',
+        'Longitude (WGS84)',
+        'Object Type',
+      ];
+      const rows = [
+        [mine.igsn, `${tag}-mine`, 'described in the spreadsheet', 'new one; new two', null, null, null],
+        [null, `${tag}-fresh`, 'a new sample', null, 10, 20, 'Core'],
+      ];
+      const file = buildWorkbook({ metadata: { registry_code: owner.code }, headers, rows });
+      const job = await waitForJob(
+        owner,
+        (await upload(owner, file, 'edited.xlsx').expect(202)).body.data.job_id,
+        finished,
+      );
+      expect(job).toMatchObject({ status: 'completed', result: { sample_count: 1, updated_count: 1 } });
+      const updated = (await http().get(`/api/samples/${mine.igsn}/`).set(owner.auth).expect(200)).body.data;
+      expect(updated).toMatchObject({
+        sample_description: 'described in the spreadsheet',
+        other_names: ['new one', 'new two'],
+        latitude: 1,
+        metadata_store_status: 'published',
+      });
+      expect((await http().get(`/api/samples/?q=${tag}`).set(owner.auth).expect(200)).body.count).toBe(2);
+
+      const stranger = await createRegistrant(app);
+      const theirs = buildWorkbook({ metadata: { registry_code: stranger.code }, headers, rows: [rows[0]] });
+      const refused = await waitForJob(
+        stranger,
+        (await upload(stranger, theirs).expect(202)).body.data.job_id,
+        finished,
+      );
+      expect(refused.status).toBe('failed');
+      expect(refused.result.errors[0].message).toBe(`igsn: ${mine.igsn} is already registered and you may not edit it`);
     });
 
     it('cancels a processing job: it rolls back and registers nothing', async () => {

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { Clock } from '../../core/clock';
 import { ApiError } from '../../core/http/api-error';
@@ -8,7 +8,7 @@ import { createValidationPipe } from '../../core/http/validation';
 import { AccountsService } from '../accounts/accounts.service';
 import { BackgroundJobsService, JobCancelledError } from '../background-jobs/background-jobs.service';
 import { FilesService } from '../files/files.service';
-import { CreateSampleDto } from '../samples/dto/sample-write.dto';
+import { CreateSampleDto, UpdateSampleDto } from '../samples/dto/sample-write.dto';
 import { IgsnService } from '../samples/igsn.service';
 import { SampleAccessPolicy, SampleCaller } from '../samples/sample-access.policy';
 import { Sample, SampleCollector, StoreStatus } from '../samples/sample.entity';
@@ -16,7 +16,8 @@ import { SampleReferences } from '../samples/sample-references';
 import { ResolvedWrite, SamplesService } from '../samples/samples.service';
 import { BatchHistory } from './batch-history.entity';
 import { rowToSampleBody } from './batch-row.mapper';
-import { readBatchWorkbook, withErrorsColumn } from './batch-workbook';
+import { SampleReferenceLookups } from '../samples/sample-references';
+import { CellValue, readBatchWorkbook, withErrorsColumn } from './batch-workbook';
 import { MAX_BATCH_ROWS } from './xlsx-inspection';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -48,6 +49,11 @@ function describe(error: unknown): string {
 interface PreparedRow {
   rowNumber: number;
   write: ResolvedWrite;
+}
+
+/** A row naming an IGSN that exists: an update of that sample (an edited export re-uploaded). */
+interface PreparedUpdate extends PreparedRow {
+  sample: Sample;
 }
 
 /**
@@ -166,18 +172,25 @@ export class BatchRegistrationService {
       const refs = this.references.memoized();
       const errorsByRow = new Map<number, string>();
       const prepared: PreparedRow[] = [];
+      const updates: PreparedUpdate[] = [];
+      const existing = await this.existingSamples(
+        manager,
+        workbook.rows.map((row) => row.cells.get('igsn')),
+      );
       const rowOfName = new Map<string, number>();
       const rowOfIgsn = new Map<string, number>();
 
       for (const [index, row] of workbook.rows.entries()) {
         try {
+          const igsnCell = row.cells.get('igsn');
+          const current = igsnCell ? existing.get(this.igsn.parse(String(igsnCell)) ?? '') : undefined;
+          if (current) {
+            await this.prepareRowUpdate(row.cells, current, caller, manager, refs, rowOfName, row.rowNumber, updates);
+            continue;
+          }
           const body = rowToSampleBody(row.cells, defaults);
           const dto = (await this.pipe.transform(body, { type: 'body', metatype: CreateSampleDto })) as CreateSampleDto;
-          const nameKey = dto.name.toLowerCase();
-          const earlier = rowOfName.get(nameKey);
-          if (earlier !== undefined)
-            throw ApiError.conflict('Duplicate name.', { name: [`duplicates the name in row ${earlier}`] });
-          rowOfName.set(nameKey, row.rowNumber);
+          this.claimName(dto.name, row.rowNumber, rowOfName);
           const write = await this.samples.prepareNew(dto, caller, status, manager, {
             references: refs,
             mint: false,
@@ -193,10 +206,8 @@ export class BatchRegistrationService {
           prepared.push({ rowNumber: row.rowNumber, write });
         } catch (error) {
           errorsByRow.set(row.rowNumber, describe(error));
-        }
-        if ((index + 1) % PROGRESS_EVERY === 0) {
-          await this.jobs.progress(jobId, index + 1);
-          if (await this.jobs.shouldStop(jobId, attempt)) throw new JobCancelledError();
+        } finally {
+          await this.checkpoint(jobId, attempt, index + 1);
         }
       }
 
@@ -217,6 +228,7 @@ export class BatchRegistrationService {
 
       await this.mintMissing(prepared);
       await this.insertAll(manager, jobId, attempt, batch, prepared);
+      for (const update of updates) await this.samples.applyUpdate(manager, update.sample, update.write);
 
       const objectTypes = new Set(prepared.map((row) => row.write.columns.objectTypeId));
       const objectTypeLabel =
@@ -232,7 +244,7 @@ export class BatchRegistrationService {
         BatchHistory,
         { id: batch.id },
         {
-          sampleCount: prepared.length,
+          sampleCount: prepared.length + updates.length,
           processedTime: this.clock.now(),
           objectType: objectTypeLabel,
           registryCode: codes.size === 1 ? ([...codes][0] ?? null) : batch.registryCode,
@@ -240,16 +252,80 @@ export class BatchRegistrationService {
       );
       const igsns = prepared.map((row) => row.write.columns.igsn as string);
       await this.jobs.complete(manager, jobId, attempt, {
-        processedCount: prepared.length,
+        processedCount: total,
         result: {
           batch_id: batch.id,
           sample_count: prepared.length,
+          updated_count: updates.length,
           status,
-          first_igsn: this.igsn.toDoi(igsns[0]),
-          last_igsn: this.igsn.toDoi(igsns[igsns.length - 1]),
+          first_igsn: igsns.length ? this.igsn.toDoi(igsns[0]) : null,
+          last_igsn: igsns.length ? this.igsn.toDoi(igsns[igsns.length - 1]) : null,
         },
       });
     });
+  }
+
+  /** Progress every 500 rows, and the point where a cancelled or superseded run stops. */
+  private async checkpoint(jobId: string, attempt: number, done: number): Promise<void> {
+    if (done % PROGRESS_EVERY !== 0) return;
+    await this.jobs.progress(jobId, done);
+    if (await this.jobs.shouldStop(jobId, attempt)) throw new JobCancelledError();
+  }
+
+  /** Names are unique within one file (case-insensitively). */
+  private claimName(name: string, rowNumber: number, rowOfName: Map<string, number>): void {
+    const key = name.toLowerCase();
+    const earlier = rowOfName.get(key);
+    if (earlier !== undefined) {
+      throw ApiError.conflict('Duplicate name.', { name: [`duplicates the name in row ${earlier}`] });
+    }
+    rowOfName.set(key, rowNumber);
+  }
+
+  /** Samples named by the file's IGSN cells that already exist, locked for the batch's transaction. */
+  private async existingSamples(
+    manager: EntityManager,
+    cells: (CellValue | undefined)[],
+  ): Promise<Map<string, Sample>> {
+    const suffixes = [
+      ...new Set(
+        cells.map((cell) => (cell ? this.igsn.parse(String(cell)) : undefined)).filter((s): s is string => !!s),
+      ),
+    ];
+    if (!suffixes.length) return new Map();
+    const found = await manager.find(Sample, { where: { igsn: In(suffixes) }, lock: { mode: 'pessimistic_write' } });
+    return new Map(found.map((sample) => [sample.igsn, sample]));
+  }
+
+  /**
+   * A row whose IGSN exists updates that sample, with PATCH's rules: only if the uploader may edit
+   * it; only the cells that are filled in change it (an empty cell leaves the value alone); the
+   * Metadata sheet's object type does not apply to it.
+   */
+  private async prepareRowUpdate(
+    cells: Map<string, CellValue>,
+    sample: Sample,
+    caller: SampleCaller,
+    manager: EntityManager,
+    refs: SampleReferenceLookups,
+    rowOfName: Map<string, number>,
+    rowNumber: number,
+    updates: PreparedUpdate[],
+  ): Promise<void> {
+    if (!this.policy.canEdit(sample, caller)) {
+      throw ApiError.conflict('IGSN already registered.', {
+        igsn: [`${this.igsn.toDoi(sample.igsn)} is already registered and you may not edit it`],
+      });
+    }
+    const earlier = updates.find((update) => update.sample.id === sample.id);
+    if (earlier) {
+      throw ApiError.conflict('Duplicate IGSN.', { igsn: [`duplicates the IGSN in row ${earlier.rowNumber}`] });
+    }
+    const body = rowToSampleBody(cells, {});
+    const dto = (await this.pipe.transform(body, { type: 'body', metatype: UpdateSampleDto })) as UpdateSampleDto;
+    this.claimName(dto.name ?? sample.name, rowNumber, rowOfName);
+    const write = await this.samples.prepareUpdate(sample, dto, caller, manager, { references: refs });
+    updates.push({ rowNumber, sample, write });
   }
 
   /**

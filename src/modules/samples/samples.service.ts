@@ -376,50 +376,71 @@ export class SamplesService {
     const caller = (await this.policy.caller(user)) as SampleCaller;
     const id = await this.dataSource.transaction(async (manager) => {
       const sample = await this.lockEditable(manager, igsnValue, caller);
-      const errors: FieldErrors = {};
-      if (dto.igsn !== undefined && this.igsn.parse(dto.igsn) !== sample.igsn) errors.igsn = ['cannot be changed'];
-      for (const field of ['registry_code', 'sesar_code'] as const) {
-        const value = dto[field];
-        if (value !== undefined && value.toUpperCase() !== sample.registryCode) errors[field] = ['cannot be changed'];
-      }
-      for (const field of ['latitude', 'longitude'] as const) {
-        if (dto[field] === null && sample[field] !== null) errors[field] = ['cannot be cleared once set'];
-      }
-      if (dto.name === null || dto.object_type === null)
-        errors[dto.name === null ? 'name' : 'object_type'] = ['cannot be cleared'];
-      if (dto.is_draft === true && sample.metadataStoreStatus !== 'draft') {
-        errors.is_draft = ['a sample that is not a draft cannot become one again'];
-      }
-      if (Object.keys(errors).length)
-        throw ApiError.badRequest(`Validation failed: ${Object.keys(errors).join(', ')}.`, errors);
-
-      const resolved = await this.resolveFields(dto, caller, manager, sample, this.references);
-      const columns: Partial<Sample> = { ...resolved.columns, updatedAt: this.clock.now() };
-      if (dto.is_draft === false && sample.metadataStoreStatus === 'draft') {
-        const merged = { ...sample, ...columns };
-        const missing = (['latitude', 'longitude'] as const).filter((field) => merged[field] === null);
-        if (missing.length) {
-          throw ApiError.badRequest(
-            `Validation failed: ${missing.join(', ')}.`,
-            Object.fromEntries(missing.map((field) => [field, ['is required to publish a sample']])),
-          );
-        }
-        columns.metadataStoreStatus = 'published';
-        columns.publishDate = merged.publishDate ?? this.clock.now();
-      }
-      await manager.update(Sample, { id: sample.id }, columns);
-      if (resolved.collectorIds !== undefined) {
-        await manager.delete(SampleCollector, { sampleId: sample.id });
-        if (resolved.collectorIds.length) {
-          await manager.insert(
-            SampleCollector,
-            resolved.collectorIds.map((collectorId, position) => ({ sampleId: sample.id, position, collectorId })),
-          );
-        }
-      }
+      await this.applyUpdate(manager, sample, await this.prepareUpdate(sample, dto, caller, manager));
       return sample.id;
     });
     return this.readForCaller(id, caller);
+  }
+
+  /**
+   * Validates a partial update of `sample` (which the caller may edit) into the columns to set.
+   * Used by PATCH and by batch uploads that name existing IGSNs (an edited export re-uploaded).
+   */
+  async prepareUpdate(
+    sample: Sample,
+    dto: UpdateSampleDto,
+    caller: SampleCaller,
+    manager: EntityManager,
+    options: Pick<PrepareOptions, 'references'> = {},
+  ): Promise<ResolvedWrite> {
+    const errors: FieldErrors = {};
+    if (dto.igsn !== undefined && this.igsn.parse(dto.igsn) !== sample.igsn) errors.igsn = ['cannot be changed'];
+    for (const field of ['registry_code', 'sesar_code'] as const) {
+      const value = dto[field];
+      if (value !== undefined && value.toUpperCase() !== sample.registryCode) errors[field] = ['cannot be changed'];
+    }
+    for (const field of ['latitude', 'longitude'] as const) {
+      if (dto[field] === null && sample[field] !== null) errors[field] = ['cannot be cleared once set'];
+    }
+    if (dto.name === null || dto.object_type === null) {
+      errors[dto.name === null ? 'name' : 'object_type'] = ['cannot be cleared'];
+    }
+    if (dto.is_draft === true && sample.metadataStoreStatus !== 'draft') {
+      errors.is_draft = ['a sample that is not a draft cannot become one again'];
+    }
+    if (Object.keys(errors).length) {
+      throw ApiError.badRequest(`Validation failed: ${Object.keys(errors).join(', ')}.`, errors);
+    }
+
+    const resolved = await this.resolveFields(dto, caller, manager, sample, options.references ?? this.references);
+    const columns: Partial<Sample> = { ...resolved.columns, updatedAt: this.clock.now() };
+    if (dto.is_draft === false && sample.metadataStoreStatus === 'draft') {
+      const merged = { ...sample, ...columns };
+      const missing = (['latitude', 'longitude'] as const).filter((field) => merged[field] === null);
+      if (missing.length) {
+        throw ApiError.badRequest(
+          `Validation failed: ${missing.join(', ')}.`,
+          Object.fromEntries(missing.map((field) => [field, ['is required to publish a sample']])),
+        );
+      }
+      columns.metadataStoreStatus = 'published';
+      columns.publishDate = merged.publishDate ?? this.clock.now();
+    }
+    return { columns, collectorIds: resolved.collectorIds };
+  }
+
+  /** Writes a prepared update; a collectors list that was sent replaces the stored one. */
+  async applyUpdate(manager: EntityManager, sample: Sample, write: ResolvedWrite): Promise<void> {
+    await manager.update(Sample, { id: sample.id }, write.columns);
+    if (write.collectorIds !== undefined) {
+      await manager.delete(SampleCollector, { sampleId: sample.id });
+      if (write.collectorIds.length) {
+        await manager.insert(
+          SampleCollector,
+          write.collectorIds.map((collectorId, position) => ({ sampleId: sample.id, position, collectorId })),
+        );
+      }
+    }
   }
 
   /** POST /api/samples/{igsn}/deactivate/: the sample is never returned by fetch again. */
