@@ -11,7 +11,7 @@ import { FilesService } from '../files/files.service';
 import { CreateSampleDto, UpdateSampleDto } from '../samples/dto/sample-write.dto';
 import { IgsnService } from '../samples/igsn.service';
 import { SampleAccessPolicy, SampleCaller } from '../samples/sample-access.policy';
-import { Sample, SampleCollector, StoreStatus } from '../samples/sample.entity';
+import { Sample, StoreStatus } from '../samples/sample.entity';
 import { SampleReferences } from '../samples/sample-references';
 import { ResolvedWrite, SamplesService } from '../samples/samples.service';
 import { BatchHistory } from './batch-history.entity';
@@ -22,7 +22,7 @@ import { MAX_BATCH_ROWS } from './xlsx-inspection';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const PROGRESS_EVERY = 500;
-const INSERT_CHUNK = 500;
+const INSERT_CHUNK = 1000;
 const ERROR_SAMPLE_LIMIT = 100;
 
 /** The batch is invalid: the job fails for good (no retry) with this message and report. */
@@ -171,7 +171,6 @@ export class BatchRegistrationService {
     await this.dataSource.transaction(async (manager) => {
       const refs = this.references.memoized();
       const errorsByRow = new Map<number, string>();
-      const prepared: PreparedRow[] = [];
       const updates: PreparedUpdate[] = [];
       const existing = await this.existingSamples(
         manager,
@@ -179,6 +178,31 @@ export class BatchRegistrationService {
       );
       const rowOfName = new Map<string, number>();
       const rowOfIgsn = new Map<string, number>();
+      // Rows are inserted a chunk at a time as they validate, in this one transaction; after the
+      // first bad row nothing more is inserted (the rest is still checked for the report) and the
+      // transaction rolls back. Memory stays bounded by the chunk, not the file.
+      let pending: PreparedRow[] = [];
+      const created = { count: 0, first: null as string | null, last: null as string | null };
+      const objectTypeIds = new Set<number | undefined>();
+      const codes = new Set<string | undefined>();
+      const flush = async () => {
+        const chunk = pending;
+        pending = [];
+        if (!chunk.length || errorsByRow.size) return;
+        await this.mintMissing(chunk);
+        await this.samples.insertMany(
+          manager,
+          chunk.map((row) => row.write),
+          { batchId: batch.id },
+        );
+        for (const row of chunk) {
+          objectTypeIds.add(row.write.columns.objectTypeId);
+          codes.add(row.write.columns.registryCode);
+        }
+        created.first ??= chunk[0].write.columns.igsn ?? null;
+        created.last = chunk[chunk.length - 1].write.columns.igsn ?? null;
+        created.count += chunk.length;
+      };
 
       for (const [index, row] of workbook.rows.entries()) {
         try {
@@ -199,67 +223,53 @@ export class BatchRegistrationService {
           const supplied = write.columns.igsn;
           if (supplied) {
             const other = rowOfIgsn.get(supplied);
-            if (other !== undefined)
+            if (other !== undefined) {
               throw ApiError.conflict('Duplicate IGSN.', { igsn: [`duplicates the IGSN in row ${other}`] });
+            }
             rowOfIgsn.set(supplied, row.rowNumber);
           }
-          prepared.push({ rowNumber: row.rowNumber, write });
+          if (!errorsByRow.size) pending.push({ rowNumber: row.rowNumber, write });
         } catch (error) {
           errorsByRow.set(row.rowNumber, describe(error));
         } finally {
+          if (pending.length >= INSERT_CHUNK) await flush();
           await this.checkpoint(jobId, attempt, index + 1);
         }
       }
-
-      if (rowOfIgsn.size) {
-        const taken: { igsn: string }[] = await manager.query('SELECT igsn FROM sample WHERE igsn = ANY($1::text[])', [
-          [...rowOfIgsn.keys()],
-        ]);
-        for (const { igsn } of taken) {
-          errorsByRow.set(rowOfIgsn.get(igsn) as number, `igsn: ${this.igsn.toDoi(igsn)} is already registered`);
-        }
-      }
+      await flush();
       if (errorsByRow.size) {
         throw new BatchRejected(
           `${errorsByRow.size} of ${total} row(s) have errors; nothing was registered. Download the error report for details.`,
           new Map([...errorsByRow.entries()].sort(([a], [b]) => a - b)),
         );
       }
-
-      await this.mintMissing(prepared);
-      await this.insertAll(manager, jobId, attempt, batch, prepared);
       for (const update of updates) await this.samples.applyUpdate(manager, update.sample, update.write);
 
-      const objectTypes = new Set(prepared.map((row) => row.write.columns.objectTypeId));
+      const [onlyType] = objectTypeIds.size === 1 ? [...objectTypeIds] : [];
       const objectTypeLabel =
-        objectTypes.size === 1
-          ? ((
-              await manager.query<{ label: string }[]>('SELECT label FROM object_type WHERE id = $1', [
-                [...objectTypes][0],
-              ])
-            )[0]?.label ?? null)
-          : null;
-      const codes = new Set(prepared.map((row) => row.write.columns.registryCode));
+        onlyType === undefined
+          ? null
+          : ((await manager.query<{ label: string }[]>('SELECT label FROM object_type WHERE id = $1', [onlyType]))[0]
+              ?.label ?? null);
       await manager.update(
         BatchHistory,
         { id: batch.id },
         {
-          sampleCount: prepared.length + updates.length,
+          sampleCount: created.count + updates.length,
           processedTime: this.clock.now(),
           objectType: objectTypeLabel,
           registryCode: codes.size === 1 ? ([...codes][0] ?? null) : batch.registryCode,
         },
       );
-      const igsns = prepared.map((row) => row.write.columns.igsn as string);
       await this.jobs.complete(manager, jobId, attempt, {
         processedCount: total,
         result: {
           batch_id: batch.id,
-          sample_count: prepared.length,
+          sample_count: created.count,
           updated_count: updates.length,
           status,
-          first_igsn: igsns.length ? this.igsn.toDoi(igsns[0]) : null,
-          last_igsn: igsns.length ? this.igsn.toDoi(igsns[igsns.length - 1]) : null,
+          first_igsn: created.first ? this.igsn.toDoi(created.first) : null,
+          last_igsn: created.last ? this.igsn.toDoi(created.last) : null,
         },
       });
     });
@@ -345,28 +355,6 @@ export class BatchRegistrationService {
       group.forEach((row, index) => {
         row.write.columns.igsn = minted[index];
       });
-    }
-  }
-
-  private async insertAll(
-    manager: EntityManager,
-    jobId: string,
-    attempt: number,
-    batch: BatchHistory,
-    rows: PreparedRow[],
-  ): Promise<void> {
-    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-      const chunk = rows.slice(start, start + INSERT_CHUNK);
-      const result = await manager.insert(
-        Sample,
-        chunk.map((row) => ({ ...row.write.columns, batchId: batch.id })),
-      );
-      const collectorRows = chunk.flatMap((row, index) => {
-        const sampleId = Number((result.identifiers[index] as { id: string | number }).id);
-        return (row.write.collectorIds ?? []).map((collectorId, position) => ({ sampleId, position, collectorId }));
-      });
-      if (collectorRows.length) await manager.insert(SampleCollector, collectorRows);
-      if (await this.jobs.shouldStop(jobId, attempt)) throw new JobCancelledError();
     }
   }
 }

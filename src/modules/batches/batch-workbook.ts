@@ -25,12 +25,15 @@ function isBlank(value: unknown): boolean {
 
 /** The Samples sheet and Metadata settings of an uploaded workbook (already inspected). */
 export function readBatchWorkbook(buffer: Buffer): ParsedBatchWorkbook {
+  // Raw values only: no formatted text, HTML or styles per cell (they multiply memory on big files).
   const workbook = XLSX.read(buffer, {
     type: 'buffer',
     cellDates: true,
     dense: true,
     cellFormula: false,
     cellHTML: false,
+    cellText: false,
+    cellStyles: false,
   });
   const sheetName = samplesSheetName(workbook.SheetNames);
   if (!sheetName) throw new Error('The workbook has no Samples sheet.');

@@ -90,9 +90,13 @@ export class IgsnService {
         });
       }
       const candidates = Array.from({ length: wanted }, (_, i) => formatMintedSuffix(code, last - wanted + 1 + i));
-      const taken: { igsn: string }[] = await manager.query('SELECT igsn FROM sample WHERE igsn = ANY($1::text[])', [
-        candidates,
-      ]);
+      // A block is one contiguous, lexically ordered range (base-36 digits sort as ASCII): a btree
+      // range scan finds values already taken, where `= ANY(list)` may be planned on the trigram
+      // index and recheck thousands of near-identical IGSNs per value.
+      const taken: { igsn: string }[] = await manager.query(
+        'SELECT igsn FROM sample WHERE igsn BETWEEN $1 AND $2 AND length(igsn) = 9',
+        [candidates[0], candidates[candidates.length - 1]],
+      );
       const takenSet = new Set(taken.map((row) => row.igsn));
       minted.push(...candidates.filter((candidate) => !takenSet.has(candidate)));
     }

@@ -220,6 +220,47 @@ export class SamplesService {
   }
 
   /**
+   * Inserts many prepared samples in one statement (the rows travel as one JSON parameter), with
+   * their collectors in a second; returns the new ids in input order. For batch registration.
+   */
+  async insertMany(manager: EntityManager, writes: ResolvedWrite[], extra: Partial<Sample> = {}): Promise<number[]> {
+    if (!writes.length) return [];
+    const metadata = manager.connection.getMetadata(Sample);
+    const now = this.clock.now();
+    const records = writes.map((write) => ({
+      materialTypes: [],
+      otherNames: [],
+      relatedResources: [],
+      isDeactivated: false,
+      createdAt: now,
+      updatedAt: now,
+      ...write.columns,
+      ...extra,
+    }));
+    const names = new Set(records.flatMap((record) => Object.keys(record)));
+    const columns = metadata.columns.filter((column) => names.has(column.propertyName) && column.propertyName !== 'id');
+    const json = records.map((record) =>
+      Object.fromEntries(
+        columns.map((column) => [column.databaseName, record[column.propertyName as keyof typeof record] ?? null]),
+      ),
+    );
+    const list = columns.map((column) => `"${column.databaseName}"`).join(', ');
+    const inserted = await manager.query<{ id: string; igsn: string }[]>(
+      `INSERT INTO sample (${list}) SELECT ${list} FROM jsonb_populate_recordset(NULL::sample, $1::jsonb)
+       RETURNING id, igsn`,
+      [JSON.stringify(json)],
+    );
+    // RETURNING order is not guaranteed: match rows back by their (unique) IGSN.
+    const idOf = new Map(inserted.map((row) => [row.igsn, Number(row.id)]));
+    const ids = records.map((record) => idOf.get(record.igsn as string) as number);
+    const collectorRows = writes.flatMap((write, index) =>
+      (write.collectorIds ?? []).map((collectorId, position) => ({ sampleId: ids[index], position, collectorId })),
+    );
+    if (collectorRows.length) await manager.insert(SampleCollector, collectorRows);
+    return ids;
+  }
+
+  /**
    * Turns the fields present in a write into columns, resolving every reference. Absent fields are
    * left out (PATCH semantics); `existing` is the row being updated, if any.
    */
