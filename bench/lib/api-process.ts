@@ -1,0 +1,95 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { AddressInfo, createServer } from 'node:net';
+
+/** A port nothing listens on right now (the OS picks it; the API binds it moments later). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export interface ApiProcessOptions {
+  /** The compiled entry point, e.g. dist/src/main.js. */
+  entry: string;
+  /** Added to the bench's own environment. */
+  env: Record<string, string>;
+  port: number;
+  /** Answers 200 once the process can serve, e.g. /api/health/ready/. */
+  readyPath: string;
+  readyTimeoutMs?: number;
+}
+
+/** An API started as its own process, as in production; stop() ends it (SIGTERM, then SIGKILL). */
+export class ApiProcess {
+  private readonly output: string[] = [];
+  private exited: Promise<number | null>;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly baseUrl: string,
+  ) {
+    const keep = (chunk: Buffer) => {
+      this.output.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      this.output.splice(0, Math.max(0, this.output.length - 40));
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  }
+
+  static async start(options: ApiProcessOptions): Promise<ApiProcess> {
+    const child = spawn(process.execPath, [options.entry], {
+      env: { ...process.env, ...options.env, PORT: String(options.port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const api = new ApiProcess(child, `http://127.0.0.1:${options.port}`);
+    try {
+      await api.waitUntilReady(options.readyPath, options.readyTimeoutMs ?? 60_000);
+    } catch (error) {
+      await api.stop();
+      throw error;
+    }
+    return api;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** The last lines the process wrote (stdout and stderr), for error reports. */
+  recentOutput(): string {
+    return this.output.join('\n');
+  }
+
+  private async waitUntilReady(path: string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let exitCode: number | null | undefined;
+    void this.exited.then((code) => (exitCode = code));
+    while (Date.now() < deadline) {
+      if (exitCode !== undefined) {
+        throw new Error(`The API exited with code ${exitCode} before it was ready:\n${this.recentOutput()}`);
+      }
+      try {
+        const response = await fetch(`${this.baseUrl}${path}`, { signal: AbortSignal.timeout(2000) });
+        if (response.ok) return;
+      } catch {
+        // Not listening yet.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    throw new Error(`The API was not ready within ${timeoutMs} ms:\n${this.recentOutput()}`);
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    this.child.kill('SIGTERM');
+    const killer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
+    await this.exited;
+    clearTimeout(killer);
+  }
+}
