@@ -6,7 +6,7 @@ import { bootstrapConfig } from './core/config/bootstrap-config';
  * The admin CLI: `npm run cli -- <command> [--flag value ...]`. Every command prints one JSON
  * object on stdout; bad input prints a message on stderr and exits non-zero.
  */
-void runCli(process.argv.slice(2), bootstrapConfig(), {
+void runCli(process.argv.slice(2), bootstrapConfig, {
   stdout: (line) => process.stdout.write(`${line}\n`),
   stderr: (line) => process.stderr.write(`${line}\n`),
 }).then((code) => process.exit(code));

@@ -179,7 +179,11 @@ function describeError(error: unknown): string {
 }
 
 /** Runs one command; returns the exit code. The Nest context is only started by commands that need it. */
-export async function runCli(argv: string[], config: AppConfig, output: CliOutput): Promise<number> {
+export async function runCli(
+  argv: string[],
+  loadConfig: AppConfig | (() => AppConfig),
+  output: CliOutput,
+): Promise<number> {
   const [name, ...rest] = argv;
   const command = name ? COMMANDS[name] : undefined;
   if (!command) {
@@ -191,6 +195,8 @@ export async function runCli(argv: string[], config: AppConfig, output: CliOutpu
     );
     return 2;
   }
+  // Configuration is read only for a real command, so the usage text needs none.
+  const config = typeof loadConfig === 'function' ? loadConfig() : loadConfig;
   let context: INestApplicationContext | undefined;
   const app = async () => {
     context ??= await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: ['error'] });
