@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -42,6 +43,17 @@ export const SAMPLE_READ_ONLY_FIELDS = [
 const FINITE = { allowNaN: false, allowInfinity: false };
 /** A value may be sent as null to clear it. */
 const Nullable = () => ValidateIf((_object, value) => value !== null);
+
+/** An optional free-text field: trimmed (blank becomes null), null clears it, at most `maxLength` characters. */
+const OptionalText = (maxLength: number, example?: string): PropertyDecorator =>
+  applyDecorators(
+    ApiPropertyOptional({ nullable: true, type: String, maxLength, ...(example === undefined ? {} : { example }) }),
+    IsOptional(),
+    TrimToNull(),
+    Nullable(),
+    IsString(),
+    MaxLength(maxLength),
+  );
 
 export class RelatedResourceDto {
   @ApiProperty({ example: 'https://doi.org/10.1594/PANGAEA.123456' })
@@ -117,12 +129,7 @@ export class CreateSampleDto {
   @IsBoolean()
   is_draft?: boolean;
 
-  @ApiPropertyOptional({ nullable: true, type: String, example: 'Rock' })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255, 'Rock')
   general_material_type?: string | null;
 
   @ApiPropertyOptional({ type: [String], example: ['Igneous>Plutonic'] })
@@ -133,12 +140,7 @@ export class CreateSampleDto {
   @MaxLength(255, { each: true })
   material_types?: string[];
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(20000)
+  @OptionalText(20000)
   sample_description?: string | null;
 
   @ApiPropertyOptional({ nullable: true, type: Number, minimum: -90, maximum: 90, example: 41.5 })
@@ -210,198 +212,78 @@ export class CreateSampleDto {
   depth_unit?: (typeof LENGTH_UNITS)[number] | null;
 
   /** ISO 3166-1 alpha-2 code (or the country's label). */
-  @ApiPropertyOptional({ nullable: true, type: String, example: 'US' })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255, 'US')
   country?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   province?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   county?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   city?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   locality?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(20000)
+  @OptionalText(20000)
   location_description?: string | null;
 
   /** A label of the location-method vocabulary. */
-  @ApiPropertyOptional({ nullable: true, type: String, example: 'GPS' })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255, 'GPS')
   location_method?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(20000)
+  @OptionalText(20000)
   purpose?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String, example: '10 x 5 cm' })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255, '10 x 5 cm')
   size?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   field_name?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   primary_location_name?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   primary_location_type?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   vertical_datum?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   northing?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   easting?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   zone?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   depth_scale?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   size_unit?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   cruise_field_prgrm?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   current_archive_contact?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   original_archive_contact?: string | null;
 
   /** IGSN of the parent sample (it must exist and be visible to the caller). */
-  @ApiPropertyOptional({ nullable: true, type: String, example: '10.5072/IEABC0001' })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(64)
+  @OptionalText(64, '10.5072/IEABC0001')
   parent_sample?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   external_parent_name?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   external_parent_object_type?: string | null;
 
   @ApiPropertyOptional({ type: [String], example: ['Dredge 7 rock 3'] })
@@ -424,45 +306,20 @@ export class CreateSampleDto {
   @IsNumber(FINITE)
   numeric_age_max?: number | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String, example: 'Ma' })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(20)
+  @OptionalText(20, 'Ma')
   numeric_age_unit?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String, example: 'Late Cretaceous' })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255, 'Late Cretaceous')
   geologic_age_verbatim?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   geologic_unit?: string | null;
 
   /** A label of the sampling-method vocabulary. */
-  @ApiPropertyOptional({ nullable: true, type: String, example: 'Dredging' })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255, 'Dredging')
   sampling_method?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(20000)
+  @OptionalText(20000)
   sampling_method_detail?: string | null;
 
   /** ISO 8601 date or date-time. */
@@ -484,12 +341,7 @@ export class CreateSampleDto {
   @IsIn(DATE_PRECISIONS)
   sampling_date_precision?: (typeof DATE_PRECISIONS)[number] | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String, example: 'Dive 4711' })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255, 'Dive 4711')
   launch_label?: string | null;
 
   @IsOptional()
@@ -549,12 +401,7 @@ export class DeactivateSampleDto {
   @IsIn(DEACTIVATE_REASONS, { message: `reason must be one of: ${DEACTIVATE_REASONS.join('; ')}` })
   reason: (typeof DEACTIVATE_REASONS)[number];
 
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @TrimToNull()
-  @Nullable()
-  @IsString()
-  @MaxLength(5000)
+  @OptionalText(5000)
   comment?: string | null;
 }
 
