@@ -2,7 +2,8 @@ import { INestApplication } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createRegistrant, createUserWithToken } from './support/auth';
+import { AccountsService } from '../src/modules/accounts/accounts.service';
+import { createRegistrant, createUserWithToken, uniqueRegistryCode } from './support/auth';
 import { createTestApp } from './support/test-app';
 import { WorkerProcess, startWorkerProcess } from './support/worker-process';
 import { buildWorkbook, readSamplesSheet } from './support/workbooks';
@@ -323,6 +324,27 @@ describe('batch registration', () => {
       );
       expect(refused.status).toBe('failed');
       expect(refused.result.errors[0].message).toBe(`igsn: ${mine.igsn} is already registered and you may not edit it`);
+    });
+
+    it('gives a batch to the team owning its registry code, also when the code comes from the Metadata sheet', async () => {
+      const accounts = app.get(AccountsService);
+      const team = `team-${randomUUID().slice(0, 8)}`;
+      await accounts.createTeam(team);
+      const uploader = await createUserWithToken(app);
+      const viewer = await createUserWithToken(app);
+      await accounts.addTeamMember(team, uploader.email, 'editor');
+      await accounts.addTeamMember(team, viewer.email, 'viewer');
+      const code = uniqueRegistryCode();
+      await accounts.createRegistryCode(code, { team });
+      const file = buildWorkbook({
+        metadata: { registry_code: code },
+        headers: HEADERS,
+        rows: rowsFor(2, randomUUID().slice(0, 8)),
+      });
+      const job = await waitForJob(uploader, (await upload(uploader, file).expect(202)).body.data.job_id, finished);
+      expect(job.status).toBe('completed');
+      const seen = await http().get(`/api/batches/${job.result.batch_id}/`).set(viewer.auth).expect(200);
+      expect(seen.body.data).toMatchObject({ team_owner_name: team, registry_code: code });
     });
 
     it('cancels a processing job: it rolls back and registers nothing', async () => {

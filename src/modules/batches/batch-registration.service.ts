@@ -246,6 +246,7 @@ export class BatchRegistrationService {
       for (const update of updates) await this.samples.applyUpdate(manager, update.sample, update.write);
 
       const [onlyType] = objectTypeIds.size === 1 ? [...objectTypeIds] : [];
+      const [onlyCode] = codes.size === 1 ? [...codes] : [];
       const objectTypeLabel =
         onlyType === undefined
           ? null
@@ -258,7 +259,12 @@ export class BatchRegistrationService {
           sampleCount: created.count + updates.length,
           processedTime: this.clock.now(),
           objectType: objectTypeLabel,
-          registryCode: codes.size === 1 ? ([...codes][0] ?? null) : batch.registryCode,
+          registryCode: onlyCode ?? batch.registryCode,
+          // The code's team owns the batch (the code may come from the Metadata sheet, not the form).
+          teamOwnerId:
+            batch.teamOwnerId ??
+            (onlyCode ? (await this.accounts.registryCodeOwner(onlyCode, manager))?.teamOwnerId : null) ??
+            null,
         },
       );
       await this.jobs.complete(manager, jobId, attempt, {
