@@ -5,6 +5,7 @@ import { AuthModule } from './modules/auth/auth.module';
 import { BackgroundJobsModule } from './modules/background-jobs/background-jobs.module';
 import { BatchesModule } from './modules/batches/batches.module';
 import { LegacyXmlModule } from './modules/legacy-xml/legacy-xml.module';
+import { NotificationsModule } from './modules/notifications/notifications.module';
 import { SamplesModule } from './modules/samples/samples.module';
 import { VocabulariesModule } from './modules/vocabularies/vocabularies.module';
 
@@ -21,4 +22,5 @@ export const FEATURE_MODULES: Type[] = [
   LegacyXmlModule,
   BackgroundJobsModule,
   BatchesModule,
+  NotificationsModule,
 ];

@@ -6,6 +6,7 @@ import { AppConfig } from '../../core/config/app-config';
 import { APP_CONFIG } from '../../core/config/app-config.token';
 import { AccountsModule } from '../accounts/accounts.module';
 import { BackgroundJobsModule } from '../background-jobs/background-jobs.module';
+import { NotificationsModule } from '../notifications/notifications.module';
 import { SamplesModule } from '../samples/samples.module';
 import { VocabulariesModule } from '../vocabularies/vocabularies.module';
 import { BatchHistory } from './batch-history.entity';
@@ -13,6 +14,9 @@ import { BatchRegistrationService } from './batch-registration.service';
 import { BatchTemplate } from './batch-template.entity';
 import { BatchesController } from './batches.controller';
 import { BatchesService } from './batches.service';
+import { BatchCurationController } from './curation/batch-curation.controller';
+import { BatchCurationReader } from './curation/batch-curation.reader';
+import { BatchCurationService } from './curation/batch-curation.service';
 import { BatchTemplatesController } from './templates/batch-templates.controller';
 import { BatchTemplatesService } from './templates/batch-templates.service';
 
@@ -31,9 +35,16 @@ import { BatchTemplatesService } from './templates/batch-templates.service';
     BackgroundJobsModule,
     SamplesModule,
     VocabulariesModule,
+    NotificationsModule,
   ],
-  controllers: [BatchesController, BatchTemplatesController],
-  providers: [BatchesService, BatchRegistrationService, BatchTemplatesService],
+  controllers: [BatchesController, BatchTemplatesController, BatchCurationController],
+  providers: [
+    BatchesService,
+    BatchRegistrationService,
+    BatchTemplatesService,
+    BatchCurationService,
+    BatchCurationReader,
+  ],
   exports: [BatchesService, BatchRegistrationService],
 })
 export class BatchesModule {}
