@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { IgsnService } from './igsn.service';
 import { SampleAccessFacts } from './sample-access.policy';
 import { SampleCollector, SampleDto } from './dto/sample.dto';
@@ -133,6 +135,8 @@ export const SAMPLE_SELECT = `
        WHERE sc.sample_id = s.id
     ) col ON true`;
 
+const BY_IGSN = `${SAMPLE_SELECT} WHERE s.igsn = $1`;
+
 export function accessFacts(row: SampleRow): SampleAccessFacts {
   return {
     metadataStoreStatus: row.metadata_store_status,
@@ -154,8 +158,15 @@ export class SampleReader {
     return (manager ?? this.dataSource.manager).query(`${SAMPLE_SELECT} WHERE ${where} ${tail}`, params);
   }
 
+  /**
+   * Outside a transaction this runs as a named prepared statement: the ten-way join costs ~7 ms to
+   * plan and under 1 ms to execute, so each pooled connection keeps its plan.
+   */
   async byIgsn(suffix: string, manager?: EntityManager): Promise<SampleRow | undefined> {
-    return (await this.rows('s.igsn = $1', [suffix], '', manager))[0];
+    if (manager) return (await this.rows('s.igsn = $1', [suffix], '', manager))[0];
+    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
+    const result = await pool.query<SampleRow>({ name: 'sample_by_igsn', text: BY_IGSN, values: [suffix] });
+    return result.rows[0];
   }
 
   async byIds(ids: number[], manager?: EntityManager): Promise<SampleRow[]> {
