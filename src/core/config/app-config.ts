@@ -61,6 +61,10 @@ export interface AppConfig {
   igsn: {
     doiPrefix: string;
   };
+  exports: {
+    /** How long an export's file can be downloaded. */
+    ttlSeconds: number;
+  };
   log: {
     level: LogLevel;
   };
@@ -239,6 +243,7 @@ export function loadAppConfig(env: Env): AppConfig {
       rateLimitPerAccount: integer(env, 'AUTH_RATE_LIMIT_PER_ACCOUNT', 10, 1, 100000),
     },
     igsn: { doiPrefix },
+    exports: { ttlSeconds: duration(env, 'EXPORT_TTL', '24h') },
     log: {
       level: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     },

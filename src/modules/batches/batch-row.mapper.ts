@@ -3,9 +3,14 @@ import { batchFieldByKey } from './batch-fields';
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
+/**
+ * Exports escape text that starts like a formula with a leading apostrophe; a re-uploaded export
+ * must store the original text, not the escape.
+ */
 function text(value: CellValue): string {
   if (value instanceof Date) return value.toISOString();
-  return String(value);
+  const string = String(value);
+  return /^'[=+\-@\t\r]/.test(string) ? string.slice(1) : string;
 }
 
 function toNumber(value: CellValue): number | string {

@@ -1,0 +1,79 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { JOB_STATUSES } from '../../background-jobs/background-job.entity';
+import { SEARCH_SCOPES } from '../../samples/dto/sample-write.dto';
+import { EXPORT_FORMATS } from '../export-formats';
+
+/**
+ * What to export: the search parameters of GET /api/samples/ (same meaning, same validation, same
+ * visibility) and the file format. Sent as a JSON body or as a query string (the search URL's
+ * parameters can be reused as they are), not both for the same parameter. There is no paging: an
+ * export holds every match.
+ */
+export class SampleExportRequestDto {
+  /** Substring of IGSN or sample name. */
+  @ApiPropertyOptional({ example: 'basalt' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  q?: string;
+
+  /** Substring of the sample name. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  name?: string;
+
+  /** Substring of the IGSN. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  igsn?: string;
+
+  /** Leaf label(s) of object types, comma-separated. */
+  @ApiPropertyOptional({ example: 'Core,Dredge' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  object_type?: string;
+
+  /** ISO 3166-1 alpha-2 code(s), comma-separated. */
+  @ApiPropertyOptional({ example: 'IE,GB' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  country?: string;
+
+  /** Whose samples: as in the search; the default for an export (which needs a token) is `personal`. */
+  @ApiPropertyOptional({ enum: SEARCH_SCOPES, default: 'personal' })
+  @IsOptional()
+  @IsString()
+  scope?: string;
+
+  /** Only drafts (true) or only non-drafts (false): a JSON boolean, or the text true/false. */
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean({ message: 'is_draft must be true or false' })
+  is_draft?: boolean;
+
+  /** The file: `xlsx` (re-uploadable as a batch) or `csv` (every field). */
+  @ApiPropertyOptional({ enum: EXPORT_FORMATS, default: 'xlsx' })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))
+  @IsIn(EXPORT_FORMATS, { message: `format must be one of ${EXPORT_FORMATS.join(', ')}` })
+  format?: string;
+}
+
+export class SampleExportQueued {
+  /** Poll GET /api/jobs/{job_id}/; once completed, GET /api/jobs/{job_id}/download/ serves the file. */
+  @ApiProperty({ format: 'uuid', example: '0b6f6c3e-3f7c-4a2e-9d8e-2f5a1c0d9e11' })
+  job_id: string;
+
+  @ApiProperty({ enum: JOB_STATUSES, example: 'pending' })
+  status: string;
+}
+
+export class SampleExportQueuedResponse {
+  data: SampleExportQueued;
+}

@@ -1,0 +1,215 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuthenticatedUser } from '../../core/auth/authenticated-user';
+import { Clock } from '../../core/clock';
+import { AppConfig } from '../../core/config/app-config';
+import { InjectAppConfig } from '../../core/config/app-config.token';
+import { ApiError } from '../../core/http/api-error';
+import { AccountsService } from '../accounts/accounts.service';
+import { BackgroundJobsService, JobCancelledError } from '../background-jobs/background-jobs.service';
+import { FilesService } from '../files/files.service';
+import { SampleDto } from '../samples/dto/sample.dto';
+import { SampleAccessPolicy, SampleCaller } from '../samples/sample-access.policy';
+import { SAMPLE_SELECT, SampleReader, SampleRow, accessFacts } from '../samples/sample.reader';
+import { SamplesService } from '../samples/samples.service';
+import { CsvExportWriter, ExportFileWriter, XlsxExportWriter } from './export-files';
+import { EXPORT_CONTENT_TYPES, ExportFormat } from './export-formats';
+import { EXPORT_PAGE_SIZE, exportTtlSeconds } from './export-settings';
+import { readExportPayload } from './sample-export-payload';
+
+/** Rows of one worksheet in Excel, the header included. */
+const XLSX_MAX_ROWS = 1_048_576;
+
+/** The export cannot be made as asked: the job fails for good (no retry) with this message. */
+class ExportRejected extends Error {}
+
+interface SearchCondition {
+  where: string;
+  params: unknown[];
+  caller?: SampleCaller;
+}
+
+/** `samples-export-2026-11-22T10-00-00Z.csv`: the moment the export's snapshot was taken. */
+export function exportFilename(at: Date, format: ExportFormat): string {
+  return `samples-export-${at.toISOString().slice(0, 19).replace(/:/g, '-')}Z.${format}`;
+}
+
+/**
+ * The worker's sample export. The search and its visibility rules are those of GET /api/samples/
+ * (SamplesService.searchCondition), evaluated again for the user as they are now. The samples are
+ * read in one read-only REPEATABLE READ transaction (the count and every page see the same
+ * snapshot) by keyset pagination over (created_at DESC, id DESC), one page at a time into a
+ * temporary file, which is then stored (with an expiry) together with the job's completion.
+ * Progress is written and cancellation checked after every page.
+ */
+@Injectable()
+export class SampleExportBuilder {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly jobs: BackgroundJobsService,
+    private readonly files: FilesService,
+    private readonly samples: SamplesService,
+    private readonly reader: SampleReader,
+    private readonly policy: SampleAccessPolicy,
+    private readonly accounts: AccountsService,
+    private readonly clock: Clock,
+    @InjectAppConfig() private readonly config: AppConfig,
+  ) {}
+
+  /** Runs one job; returns quietly when there is nothing (left) to do. */
+  async run(jobId: string): Promise<void> {
+    const job = await this.jobs.start(jobId);
+    if (!job) return;
+    const attempt = job.attempts;
+    const payload = readExportPayload(job.payload);
+    if (!payload) {
+      await this.jobs.fail(jobId, 'The export request could not be read.');
+      return;
+    }
+    const user = await this.currentUser(job.userId);
+    if (!user) {
+      await this.jobs.fail(jobId, 'The account that asked for this export is no longer active.');
+      return;
+    }
+    let search: SearchCondition;
+    try {
+      search = await this.samples.searchCondition(payload.query, user);
+    } catch (error) {
+      // E.g. an object type named in the search was removed since: the search cannot run as asked.
+      if (!(error instanceof ApiError)) throw error;
+      await this.jobs.fail(jobId, `The search can no longer be run: ${error.message}`);
+      return;
+    }
+
+    const takenAt = this.clock.now();
+    const filename = exportFilename(takenAt, payload.format);
+    const path = join(tmpdir(), `sample-export-${jobId}-${attempt}-${randomUUID()}.${payload.format}`);
+    try {
+      const count = await this.writeFile(path, jobId, attempt, payload.format, search);
+      // The files table holds bytea: the finished file is read once into memory for the INSERT.
+      const content = await readFile(path);
+      const expiresAt = new Date(this.clock.now().getTime() + exportTtlSeconds(this.config) * 1000);
+      await this.dataSource.transaction(async (manager) => {
+        const file = await this.files.store(
+          { filename, contentType: EXPORT_CONTENT_TYPES[payload.format], content, ownerUserId: job.userId, expiresAt },
+          manager,
+        );
+        await this.jobs.complete(manager, jobId, attempt, {
+          result: { format: payload.format, sample_count: count, filename, expires_at: expiresAt.toISOString() },
+          processedCount: count,
+          resultFileId: file.id,
+        });
+      });
+    } catch (error) {
+      if (error instanceof ExportRejected) {
+        await this.jobs.fail(jobId, error.message);
+        return;
+      }
+      if (error instanceof JobCancelledError) return; // cancelled, or a newer attempt owns the job
+      throw error; // unexpected: BullMQ retries with back-off
+    } finally {
+      await rm(path, { force: true });
+    }
+  }
+
+  /** The user who asked, as they are now (permissions and teams may have changed since). */
+  private async currentUser(userId: number): Promise<AuthenticatedUser | undefined> {
+    const owner = await this.accounts.requireUser(userId).catch((error: unknown) => {
+      if (error instanceof ApiError) return undefined;
+      throw error;
+    });
+    if (!owner?.isActive) return undefined;
+    return {
+      userId: owner.id,
+      email: owner.email,
+      isStaff: owner.isStaff,
+      isAdmin: owner.isAdmin,
+      uploadPermission: owner.uploadPermissionStatus === 1,
+      tokenPairId: '',
+      tokenKind: 'session',
+      connection: null,
+    };
+  }
+
+  /** Writes the file; returns the number of samples in it. */
+  private async writeFile(
+    path: string,
+    jobId: string,
+    attempt: number,
+    format: ExportFormat,
+    search: SearchCondition,
+  ): Promise<number> {
+    return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+      await manager.query('SET TRANSACTION READ ONLY');
+      const [facts] = await manager.query<{ count: number; codes: number; code: string | null }[]>(
+        `SELECT count(*)::int AS count, count(DISTINCT s.registry_code)::int AS codes, min(s.registry_code) AS code
+           FROM sample s WHERE ${search.where}`,
+        search.params,
+      );
+      if (format === 'xlsx' && facts.count >= XLSX_MAX_ROWS) {
+        throw new ExportRejected(
+          `The search finds ${facts.count} samples; an .xlsx sheet holds at most ${XLSX_MAX_ROWS - 1}. ` +
+            'Export them as CSV, or narrow the search.',
+        );
+      }
+      await this.jobs.progress(jobId, 0, facts.count);
+      const writer: ExportFileWriter =
+        format === 'csv'
+          ? new CsvExportWriter(path)
+          : new XlsxExportWriter(path, { registryCode: facts.codes === 1 ? facts.code : null });
+      let finished = false;
+      try {
+        let written = 0;
+        await this.forEachPage(manager, search, async (page) => {
+          await writer.write(page);
+          written += page.length;
+          await this.jobs.progress(jobId, written);
+          if (await this.jobs.shouldStop(jobId, attempt)) throw new JobCancelledError();
+        });
+        await writer.finish();
+        finished = true;
+        return written;
+      } finally {
+        if (!finished) writer.abort();
+      }
+    });
+  }
+
+  /**
+   * The matching samples, newest first, a page at a time. Keyset pagination: each page starts
+   * after the last (created_at, id) of the previous one, so every page is an index range scan
+   * (idx_sample_newest, or the owner/team indexes) however deep the export goes. The cursor's
+   * created_at travels as text: a JS Date would lose the microseconds.
+   */
+  private async forEachPage(
+    manager: EntityManager,
+    search: SearchCondition,
+    visit: (page: SampleDto[]) => Promise<void>,
+  ): Promise<void> {
+    let cursor: { createdAt: string; id: string } | undefined;
+    for (;;) {
+      const params = [...search.params];
+      const after = cursor
+        ? ` AND (s.created_at, s.id) < ($${params.push(cursor.createdAt)}::timestamptz, $${params.push(cursor.id)}::bigint)`
+        : '';
+      const limit = `$${params.push(EXPORT_PAGE_SIZE)}`;
+      const rows = await manager.query<(SampleRow & { cursor_created_at: string })[]>(
+        `SELECT page.*, page.created_at::text AS cursor_created_at
+           FROM (${SAMPLE_SELECT} WHERE (${search.where})${after}
+                 ORDER BY s.created_at DESC, s.id DESC LIMIT ${limit}) page
+          ORDER BY page.created_at DESC, page.id DESC`,
+        params,
+      );
+      if (!rows.length) return;
+      const last = rows[rows.length - 1];
+      cursor = { createdAt: last.cursor_created_at, id: last.id };
+      await visit(rows.map((row) => this.reader.toDto(row, this.policy.canEdit(accessFacts(row), search.caller))));
+      if (rows.length < EXPORT_PAGE_SIZE) return;
+    }
+  }
+}
