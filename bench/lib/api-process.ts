@@ -1,5 +1,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** A port nothing listens on right now (the OS picks it; the API binds it moments later). */
 export async function freePort(): Promise<number> {
@@ -11,6 +14,18 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/**
+ * A private copy of the compiled app (`dist/`), with node_modules linked in, so a rebuild in the
+ * same checkout while a benchmark runs (`nest build` empties dist/ first) cannot pull files away
+ * from the process under test. `remove()` deletes the copy.
+ */
+export async function snapshotBuild(projectRoot: string): Promise<{ root: string; remove: () => Promise<void> }> {
+  const root = await mkdtemp(join(tmpdir(), 'sr-bench-build-'));
+  await cp(join(projectRoot, 'dist'), join(root, 'dist'), { recursive: true });
+  await symlink(join(projectRoot, 'node_modules'), join(root, 'node_modules'), 'dir');
+  return { root, remove: () => rm(root, { recursive: true, force: true }) };
 }
 
 export interface ApiProcessOptions {

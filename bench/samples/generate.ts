@@ -1,0 +1,315 @@
+import { Client } from 'pg';
+
+/*
+ * Synthetic samples, generated inside PostgreSQL: one INSERT … SELECT … FROM generate_series per
+ * chunk computes every column in SQL, so no row crosses the wire. (COPY FROM STDIN would need the
+ * pg-copy-streams package; set-based generation needs nothing and is as fast, because the cost is
+ * in writing rows and building indexes, not in parsing input.)
+ */
+
+/** Rock and sediment names: the first word of every sample name, and the source of `q` search terms. */
+export const LITHOLOGIES = [
+  'basalt',
+  'andesite',
+  'rhyolite',
+  'dacite',
+  'gabbro',
+  'granite',
+  'diorite',
+  'peridotite',
+  'komatiite',
+  'obsidian',
+  'pumice',
+  'breccia',
+  'conglomerate',
+  'sandstone',
+  'siltstone',
+  'mudstone',
+  'shale',
+  'limestone',
+  'dolomite',
+  'chert',
+  'gneiss',
+  'schist',
+  'phyllite',
+  'quartzite',
+  'marble',
+  'amphibolite',
+  'eclogite',
+  'serpentinite',
+  'evaporite',
+  'turbidite',
+];
+
+const SAMPLE_FORMS = ['core', 'chip', 'slab', 'powder', 'cube', 'grab', 'dredge', 'nodule', 'split', 'section'];
+
+/** Field areas: the third word of every sample name, and the other source of `q` search terms. */
+export const SITES = [
+  'Troodos',
+  'Kilauea',
+  'Hekla',
+  'Semail',
+  'Reykjanes',
+  'Kerguelen',
+  'Deccan',
+  'Karoo',
+  'Bushveld',
+  'Skaergaard',
+  'Stillwater',
+  'Sudbury',
+  'Pilbara',
+  'Barberton',
+  'Acasta',
+  'Vredefort',
+  'Lofoten',
+  'Ivrea',
+  'Lanzarote',
+  'Santorini',
+  'Vesuvius',
+  'Pinatubo',
+  'Erebus',
+  'Taupo',
+  'Yellowstone',
+  'Cascadia',
+  'Galapagos',
+  'Azores',
+  'Svalbard',
+  'Atacama',
+  'Zagros',
+  'Ontong',
+  'Lesotho',
+  'Hebrides',
+  'Dalradian',
+  'Caledonia',
+  'Grenville',
+  'Wopmay',
+  'Kaapvaal',
+  'Yilgarn',
+];
+
+const FIRST_NAMES = ['Marie', 'Harry', 'Inge', 'Walter', 'Florence', 'Arthur', 'Tanya', 'Maurice', 'Ruth', 'Kiyoo'];
+const LAST_NAMES = [
+  'Tharp',
+  'Hess',
+  'Lehmann',
+  'Munk',
+  'Bascom',
+  'Holmes',
+  'Atwater',
+  'Ewing',
+  'Patrick',
+  'Wadati',
+  'Bullard',
+  'Vine',
+  'Cann',
+  'Press',
+  'Nance',
+];
+const INSTITUTIONS = [
+  'Lamont-Doherty Earth Observatory',
+  'Woods Hole Oceanographic Institution',
+  'GFZ Potsdam',
+  'British Geological Survey',
+  'Geoscience Australia',
+  'GNS Science',
+  'IFREMER',
+  'JAMSTEC',
+];
+
+/**
+ * `q` terms a user might type: 3 to 5 letters from a lithology or site name, so each matches a few
+ * percent of the samples (1 in 30 or 1 in 40 names), like a search for a rock type or an area.
+ */
+export function searchTerms(): string[] {
+  const fromWords = (words: string[], start: number) =>
+    words.map((word, index) => word.toLowerCase().slice(start, start + 3 + (index % 3)));
+  return [...fromWords(LITHOLOGIES, 0), ...fromWords(SITES, 1)];
+}
+
+/** A SQL expression for `counter` in base 36, zero-padded to `width` digits (as IgsnService mints). */
+function base36Sql(counter: string, width: number): string {
+  const digits = Array.from({ length: width }, (_, i) => {
+    const divisor = 36 ** (width - 1 - i);
+    return `substr('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ', (((${counter}) / ${divisor}) % 36 + 1)::int, 1)`;
+  });
+  return digits.join(' || ');
+}
+
+/** The minted IGSN suffix for a counter value under a 5-character registry code, as SQL. */
+export function mintedSuffixSql(code: string, counter: string): string {
+  return `${code} || ${base36Sql(counter, 4)}`;
+}
+
+export interface GenerateOptions {
+  count: number;
+  ownerUserId: number;
+  /** Registry codes (5 characters, owned by the owner) filled in order, `perCode` samples each. */
+  registryCodes: string[];
+  perCode: number;
+  chunkSize?: number;
+  log?: (line: string) => void;
+}
+
+export interface GenerateResult {
+  seconds: number;
+  samples: number;
+  sampleCollectors: number;
+}
+
+/** The sample table's indexes other than its primary key, to drop before the load and rebuild after. */
+async function secondaryIndexes(client: Client): Promise<{ name: string; definition: string }[]> {
+  const { rows } = await client.query<{ name: string; definition: string }>(
+    `SELECT i.indexname AS name, i.indexdef AS definition
+       FROM pg_indexes i
+      WHERE i.schemaname = current_schema() AND i.tablename = 'sample'
+        AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)`,
+  );
+  return rows;
+}
+
+async function createCollectors(client: Client): Promise<number[]> {
+  const people = await client.query<{ id: number }>(
+    `INSERT INTO individual (label, fname, lname, match_key)
+     SELECT f || ' ' || l, f, l, lower(f || ' ' || l) FROM unnest($1::text[]) f CROSS JOIN unnest($2::text[]) l
+     RETURNING id`,
+    [FIRST_NAMES, LAST_NAMES],
+  );
+  const institutions = await client.query<{ id: number }>(
+    `INSERT INTO institution (label, match_key) SELECT label, lower(label) FROM unnest($1::text[]) label RETURNING id`,
+    [INSTITUTIONS],
+  );
+  const collectors = await client.query<{ id: number }>(
+    `INSERT INTO collector (individual_id, institution_id)
+     SELECT person, NULL FROM unnest($1::int[]) person
+     UNION ALL SELECT NULL, institution FROM unnest($2::int[]) institution
+     RETURNING id`,
+    [people.rows.map((row) => row.id), institutions.rows.map((row) => row.id)],
+  );
+  return collectors.rows.map((row) => row.id);
+}
+
+/**
+ * Loads `count` samples into an empty sample table: ~90% published, 5% draft, 5% pending review;
+ * object types from the seeded leaf types, countries from the seeded codes, created over the last
+ * eight years in id order; ~20% with one or two collectors. Deterministic (fixed random seed).
+ * Secondary indexes are dropped for the load and rebuilt from their own definitions afterwards;
+ * then the IGSN counters are moved past the generated range and the table is vacuumed and analysed.
+ */
+export async function generateSamples(databaseUrl: string, options: GenerateOptions): Promise<GenerateResult> {
+  const log = options.log ?? (() => undefined);
+  const chunkSize = options.chunkSize ?? 100_000;
+  if (options.count > options.registryCodes.length * options.perCode) {
+    throw new Error(`${options.registryCodes.length} registry codes hold at most ${options.perCode} samples each.`);
+  }
+  const started = performance.now();
+  const client = new Client({ connectionString: databaseUrl, application_name: 'bench-generate' });
+  await client.connect();
+  try {
+    await client.query("SET synchronous_commit = off; SET maintenance_work_mem = '512MB'; SELECT setseed(0.5)");
+    const objectTypeIds = (
+      await client.query<{ id: number }>(
+        `SELECT t.id FROM object_type t
+          WHERE NOT EXISTS (SELECT 1 FROM object_type c WHERE c.parent_id = t.id) ORDER BY t.id`,
+      )
+    ).rows.map((row) => row.id);
+    const countries = (
+      await client.query<{ code: string }>(
+        'SELECT iso3166code AS code FROM country WHERE iso3166code IS NOT NULL AND active ORDER BY iso3166code',
+      )
+    ).rows.map((row) => row.code);
+    const materials = (await client.query<{ label: string }>('SELECT label FROM material_type ORDER BY id')).rows.map(
+      (row) => row.label,
+    );
+    const collectorIds = await createCollectors(client);
+
+    const indexes = await secondaryIndexes(client);
+    for (const index of indexes) await client.query(`DROP INDEX ${index.name}`);
+    try {
+      const insert = `
+        INSERT INTO sample (igsn, registry_code, name, object_type_id, general_material_type, material_types,
+                            sample_description, latitude, longitude, elevation, elevation_unit, country, locality,
+                            sampling_start_date, sampling_date_precision, metadata_store_status, publish_date,
+                            user_owner_id, created_by, created_at, updated_at)
+        SELECT ${mintedSuffixSql('g.code', 'g.counter')}, g.code,
+               initcap(g.lithology) || ' ' || g.form || ' ' || g.site || ' ' || to_char(g.created_at, 'YYYY') || '-'
+                 || lpad((g.i % 10000)::text, 4, '0'),
+               g.object_type_id, g.material, ARRAY[g.material],
+               initcap(g.lithology) || ' ' || g.form || ' from the ' || g.site || ' area; fresh surface, '
+                 || 'no visible alteration.',
+               round((random() * 170 - 85)::numeric, 5)::float8, round((random() * 360 - 180)::numeric, 5)::float8,
+               round((random() * 4500 - 500)::numeric, 1)::float8, 'meters', g.country, g.site,
+               date_trunc('day', g.created_at - random() * interval '400 days'), 'day',
+               g.status, CASE WHEN g.status = 'published' THEN g.created_at END,
+               $12, $12, g.created_at, g.created_at
+          FROM (
+            SELECT s.i,
+                   ($4::text[])[1 + (s.i - 1) / $5] AS code,
+                   (s.i - 1) % $5 + 1 AS counter,
+                   ($6::text[])[1 + floor(random() * cardinality($6::text[]))::int] AS lithology,
+                   ($7::text[])[1 + floor(random() * cardinality($7::text[]))::int] AS form,
+                   ($8::text[])[1 + floor(random() * cardinality($8::text[]))::int] AS site,
+                   ($9::int[])[1 + floor(random() * cardinality($9::int[]))::int] AS object_type_id,
+                   ($10::text[])[1 + floor(random() * cardinality($10::text[]))::int] AS country,
+                   ($11::text[])[1 + floor(random() * cardinality($11::text[]))::int] AS material,
+                   CASE WHEN s.r < 0.90 THEN 'published' WHEN s.r < 0.95 THEN 'draft' ELSE 'pending-review' END
+                     AS status,
+                   $13::timestamptz + ($14::timestamptz - $13::timestamptz) * ((s.i - 1)::float8 / $3)
+                     + random() * interval '1 hour' AS created_at
+              FROM (SELECT i, random() AS r FROM generate_series($1::bigint, $2::bigint) AS i OFFSET 0) s
+            OFFSET 0
+          ) g`;
+      const end = new Date(Date.now() - 3_600_000);
+      const start = new Date(end.getTime() - 8 * 365 * 86_400_000);
+      for (let low = 1; low <= options.count; low += chunkSize) {
+        const high = Math.min(options.count, low + chunkSize - 1);
+        await client.query(insert, [
+          low,
+          high,
+          options.count,
+          options.registryCodes,
+          options.perCode,
+          LITHOLOGIES,
+          SAMPLE_FORMS,
+          SITES,
+          objectTypeIds,
+          countries,
+          materials,
+          options.ownerUserId,
+          start,
+          end,
+        ]);
+        log(`  ${high.toLocaleString('en')} samples (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+      }
+    } finally {
+      for (const index of indexes) {
+        const begin = performance.now();
+        await client.query(index.definition);
+        log(`  index ${index.name} rebuilt (${((performance.now() - begin) / 1000).toFixed(1)} s)`);
+      }
+    }
+
+    // One collector for every fifth sample, a second one for a third of those.
+    const linked = await client.query(
+      `INSERT INTO sample_collector (sample_id, position, collector_id)
+       SELECT s.id, p.position, ($1::int[])[1 + (s.id * 7 + p.position * 13) % cardinality($1::int[])]
+         FROM sample s
+         CROSS JOIN LATERAL generate_series(0, CASE WHEN s.id % 15 = 0 THEN 1 ELSE 0 END) AS p(position)
+        WHERE s.id % 5 = 0`,
+      [collectorIds],
+    );
+    await client.query(
+      `UPDATE registry_code rc SET igsn_counter = used.n
+         FROM (SELECT registry_code, count(*) AS n FROM sample GROUP BY registry_code) used
+        WHERE rc.code = used.registry_code`,
+    );
+    await client.query('VACUUM (ANALYZE) sample');
+    await client.query('VACUUM (ANALYZE) sample_collector');
+    return {
+      seconds: (performance.now() - started) / 1000,
+      samples: options.count,
+      sampleCollectors: linked.rowCount ?? 0,
+    };
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,355 @@
+import 'reflect-metadata';
+import { INestApplicationContext } from '@nestjs/common';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Pool } from 'pg';
+import * as prettier from 'prettier';
+import { prepareDatabase } from '../../src/core/database/prepare-database';
+import { ApiProcess, freePort, snapshotBuild } from '../lib/api-process';
+import { CpuShare, LoadHooks, TransientProcesses, startCpuWatch, waitForQuietMachine } from '../lib/cpu-monitor';
+import { databaseExists, dropDatabase } from '../lib/bench-database';
+import { formatNumber, markdownTable } from '../lib/markdown';
+import { percentile } from '../lib/percentiles';
+import { deleteKeysWithPrefix } from '../lib/redis-keys';
+import { GenerateResult, generateSamples, searchTerms } from './generate';
+import {
+  Figure,
+  Measurement,
+  ScenarioEnvironment,
+  ScenarioReport,
+  cpuPerRequest,
+  fetchByIgsn,
+  largePage,
+  queryPlans,
+  register,
+  searchWithQ,
+} from './scenarios';
+import {
+  BenchSettings,
+  SAMPLES_PER_CODE,
+  apiEnvironment,
+  benchConfig,
+  benchSettings,
+  ensureRegistrant,
+  openBenchContext,
+} from './setup';
+
+/*
+ * `npm run bench:samples`: a database of its own (sr_bench) with BENCH_SAMPLES synthetic samples,
+ * the compiled API started as a separate process, then four scenarios, each measured over HTTP
+ * with autocannon and beside it the same statements straight through pg. Prints a Markdown report
+ * and writes it to bench/samples/results.md.
+ */
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/** Cleanup steps, run last-registered first, on success, failure and Ctrl-C alike. */
+const cleanups: { label: string; run: () => Promise<unknown> }[] = [];
+let cleaning: Promise<void> | undefined;
+
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    while (cleanups.length) {
+      const step = cleanups.pop();
+      if (!step) break;
+      try {
+        await step.run();
+      } catch (error) {
+        process.stderr.write(
+          `cleanup (${step.label}) failed: ${error instanceof Error ? error.message : String(error)}\n`,
+        );
+      }
+    }
+  })();
+  return cleaning;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    process.stderr.write(`\n${signal}: stopping the API and cleaning up\n`);
+    void cleanUp().then(() => process.exit(130));
+  });
+}
+
+interface DataSetFacts {
+  samples: number;
+  publicSamples: number;
+  withCollectors: number;
+  generated?: GenerateResult;
+}
+
+async function dataSetFacts(pool: Pool): Promise<Omit<DataSetFacts, 'generated'>> {
+  const { rows } = await pool.query<{ samples: string; public: string; with_collectors: string }>(
+    `SELECT count(*) AS samples,
+            count(*) FILTER (WHERE metadata_store_status = 'published' AND NOT is_deactivated) AS public,
+            (SELECT count(DISTINCT sample_id) FROM sample_collector) AS with_collectors
+       FROM sample`,
+  );
+  return {
+    samples: Number(rows[0].samples),
+    publicSamples: Number(rows[0].public),
+    withCollectors: Number(rows[0].with_collectors),
+  };
+}
+
+async function machine(pool: Pool): Promise<string> {
+  const { rows } = await pool.query<{ version: string; shared_buffers: string }>(
+    "SELECT current_setting('server_version') AS version, current_setting('shared_buffers') AS shared_buffers",
+  );
+  const cores = cpus();
+  return (
+    `${cores.length} × ${cores[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM; ` +
+    `PostgreSQL ${rows[0].version} (shared_buffers ${rows[0].shared_buffers}); Node.js ${process.version}`
+  );
+}
+
+/** The commit measured, and whether the working tree differed from it (the build compiles what is there). */
+function codeVersion(): string {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
+    const changed = git('status', '--porcelain', '--', 'src', 'migrations').split('\n').filter(Boolean).length;
+    return `commit ${git('rev-parse', '--short', 'HEAD')}${changed ? ` with ${changed} uncommitted changes in src/ and migrations/` : ''}`;
+  } catch {
+    return 'unknown (not a git checkout)';
+  }
+}
+
+function verdict(figure: Figure): string {
+  if (figure.target === undefined) return '';
+  return (figure.kind === 'rate' ? figure.api >= figure.target : figure.api <= figure.target) ? 'yes' : '**no**';
+}
+
+function target(figure: Figure): string {
+  if (figure.target === undefined) return '';
+  return `${figure.kind === 'rate' ? '≥' : '≤'} ${formatNumber(figure.target)}`;
+}
+
+function report(
+  version: string,
+  settings: BenchSettings,
+  machineLine: string,
+  facts: DataSetFacts,
+  scenarios: ScenarioReport[],
+  termMatches: number[],
+  plans: { title: string; plan: string }[],
+): string {
+  const digits = (figure: Figure) => (figure.kind === 'rate' ? 0 : 1);
+  const other = (share?: CpuShare) => (share ? `${share.foreign.toFixed(0)}%` : 'n/a');
+  const rows = scenarios.flatMap((scenario) =>
+    scenario.figures.map((figure, index) => [
+      index === 0 ? scenario.name : '',
+      figure.metric,
+      formatNumber(figure.api, digits(figure)),
+      formatNumber(figure.sql, digits(figure)),
+      formatNumber(figure.api / figure.sql, 2),
+      target(figure),
+      verdict(figure),
+      index === 0 ? `${other(scenario.cpu.api)} / ${other(scenario.cpu.sql)}` : '',
+    ]),
+  );
+  const perRequest = (measurement: Measurement, group: string) => {
+    const ms = cpuPerRequest(measurement)?.[group];
+    return ms === undefined ? 'n/a' : formatNumber(ms, 2);
+  };
+  const runs = scenarios.flatMap((scenario) =>
+    scenario.runs.map((measurement) => [
+      measurement.label,
+      formatNumber(measurement.perSecond, 0),
+      formatNumber(measurement.latency.p50, 1),
+      formatNumber(measurement.latency.p95, 1),
+      perRequest(measurement, 'api'),
+      perRequest(measurement, 'postgres'),
+      perRequest(measurement, 'bench'),
+      other(measurement.cpu),
+    ]),
+  );
+  const generated = facts.generated
+    ? ` Generated in ${facts.generated.seconds.toFixed(0)} s (set-based SQL, indexes rebuilt after the load).`
+    : ' (Reused from an earlier run: BENCH_REUSE=1.)';
+  return [
+    '# Samples benchmark results',
+    '',
+    `Written by \`npm run bench:samples\` on ${new Date().toISOString()}.`,
+    '',
+    `- Data: ${formatNumber(facts.samples)} samples (${formatNumber(facts.publicSamples)} public, ` +
+      `${formatNumber(facts.withCollectors)} with collectors), BENCH_SAMPLES=${settings.samples}.${generated}`,
+    `- Machine: ${machineLine}.`,
+    `- Code: ${version}.`,
+    `- API: one process (\`node dist/src/main.js\`, NODE_ENV=production, LOG_LEVEL=warn, ` +
+      `DATABASE_POOL_SIZE=${settings.apiPoolSize}); autocannon and the SQL client run in the bench process on the ` +
+      'same machine, over loopback.',
+    `- Throughput scenarios: ${settings.warmupSeconds} s warm-up, then ${settings.durationSeconds} s measured; ` +
+      `page_size=2000: 3 warm-up requests, then ${settings.pageRequests} measured. Latencies are per request, ` +
+      'percentiles exact (nearest rank). API ÷ SQL: below 1 for a rate, above 1 for a latency, is the cost of the API.',
+    '- Other CPU: the share of the whole machine used, during the measured API run / SQL run, by anything but ' +
+      'the bench, the API and their PostgreSQL backends (other jobs, PostgreSQL background writers). Each run ' +
+      `first waits up to ${settings.quietTimeoutSeconds} s for the machine to be quiet; figures measured beside ` +
+      'more than ~10% other CPU are disturbed.',
+    '',
+    markdownTable(['Scenario', 'Metric', 'API', 'SQL', 'API ÷ SQL', 'Target', 'Met', 'Other CPU'], rows),
+    '',
+    'Every run, with the CPU time per request of the API process, of the PostgreSQL backends serving it and ' +
+      'of the bench process (autocannon or the pg client):',
+    '',
+    markdownTable(
+      ['Run', 'per s', 'p50 ms', 'p95 ms', 'API CPU ms', 'PostgreSQL CPU ms', 'Bench CPU ms', 'Other CPU'],
+      runs,
+    ),
+    '',
+    ...scenarios.flatMap((scenario) => scenario.notes.flatMap((note) => [note, ''])),
+    `\`q\` terms: ${termMatches.length} terms of 3-5 letters from lithology and area names; public samples ` +
+      `matched per term: min ${formatNumber(Math.min(...termMatches))}, median ` +
+      `${formatNumber(percentile(termMatches, 50))}, max ${formatNumber(Math.max(...termMatches))}.`,
+    '',
+    '## Query plans',
+    '',
+    ...plans.flatMap(({ title, plan }) => [`### ${title}`, '', '```text', plan, '```', '']),
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const settings = benchSettings();
+  const projectRoot = resolve(__dirname, '..', '..');
+  if (!existsSync(join(projectRoot, 'dist', 'src', 'main.js'))) {
+    throw new Error('dist/src/main.js is missing: run `npm run build` (npm run bench:samples does).');
+  }
+  const config = benchConfig(settings);
+  // Read before the run: others may edit the tree while it measures what was built.
+  const version = codeVersion();
+
+  let contextPromise: Promise<INestApplicationContext> | undefined;
+  const context = () => {
+    if (!contextPromise) {
+      contextPromise = openBenchContext(config);
+      cleanups.push({ label: 'Nest context', run: async () => (await contextPromise)?.close() });
+    }
+    return contextPromise;
+  };
+  cleanups.push({
+    label: 'database',
+    run: async () => {
+      if (!settings.keepDatabase) {
+        await dropDatabase(settings.databaseUrl);
+        log('Dropped the bench database (BENCH_KEEP=0).');
+      }
+    },
+  });
+  cleanups.push({
+    label: 'redis keys',
+    run: () => deleteKeysWithPrefix(settings.redisUrl, `${settings.redisKeyPrefix}:`),
+  });
+
+  const reuse = settings.reuseDatabase && (await databaseExists(settings.databaseUrl));
+  const databaseName = new URL(settings.databaseUrl).pathname.slice(1);
+  if (reuse) {
+    log(`Reusing ${databaseName} (BENCH_REUSE=1)`);
+  } else {
+    log(`Creating ${databaseName}: migrations and seed data`);
+    await dropDatabase(settings.databaseUrl);
+    await prepareDatabase(config);
+  }
+  const nest = await context();
+  const registrant = await ensureRegistrant(nest, settings.samples);
+  let generated: GenerateResult | undefined;
+  if (!reuse) {
+    log(`Generating ${formatNumber(settings.samples)} samples`);
+    generated = await generateSamples(settings.databaseUrl, {
+      count: settings.samples,
+      ownerUserId: registrant.userId,
+      registryCodes: registrant.codes,
+      perCode: SAMPLES_PER_CODE,
+      log,
+    });
+    log(`Generated in ${generated.seconds.toFixed(0)} s`);
+  }
+
+  const pool = new Pool({ connectionString: settings.databaseUrl, max: 32, application_name: 'bench-sql' });
+  cleanups.push({ label: 'pg pool', run: () => pool.end() });
+  const facts: DataSetFacts = { ...(await dataSetFacts(pool)), generated };
+  const machineLine = await machine(pool);
+  log(`${formatNumber(facts.samples)} samples, ${formatNumber(facts.publicSamples)} public. ${machineLine}`);
+
+  const build = await snapshotBuild(projectRoot);
+  cleanups.push({ label: 'build copy', run: () => build.remove() });
+  const entry = join(build.root, 'dist', 'src', 'main.js');
+  const port = await freePort();
+  log(`Starting the API on 127.0.0.1:${port}`);
+  const api = await ApiProcess.start({
+    entry,
+    env: apiEnvironment(settings),
+    port,
+    readyPath: '/api/health/ready/',
+  });
+  cleanups.push({ label: 'API process', run: () => api.stop() });
+
+  const ownPids = async () => {
+    const { rows } = await pool.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'",
+    );
+    return { bench: [process.pid], api: api.pid ? [api.pid] : [], postgres: rows.map((row) => row.pid) };
+  };
+  // Parallel workers (count(*) over the public samples) live for one statement: polled, not listed.
+  const parallelWorkers: TransientProcesses = {
+    label: 'postgres',
+    pids: async () =>
+      (
+        await pool.query<{ pid: number }>(
+          "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'parallel worker'",
+        )
+      ).rows.map((row) => row.pid),
+  };
+  const hooks: LoadHooks = {
+    beforeWarmup: async () => {
+      if (!settings.quietTimeoutSeconds) return;
+      let lastNote = 0;
+      await waitForQuietMachine({
+        maxBusyPercent: 10,
+        windowMs: 2000,
+        timeoutMs: settings.quietTimeoutSeconds * 1000,
+        onWait: (busy) => {
+          if (Date.now() - lastNote < 30_000) return;
+          lastNote = Date.now();
+          log(`  waiting for a quiet machine: ${busy.toFixed(0)}% busy with other work`);
+        },
+      });
+    },
+    watch: () => startCpuWatch(ownPids, parallelWorkers),
+  };
+  const env: ScenarioEnvironment = { settings, apiUrl: api.baseUrl, pool, context: nest, registrant, hooks, log };
+  const scenarios: ScenarioReport[] = [];
+  log('\n(1) Fetch by IGSN');
+  scenarios.push(await fetchByIgsn(env));
+  log('\n(2) Search with q');
+  const search = await searchWithQ(env);
+  scenarios.push(search);
+  log('\n(3) Search with page_size=2000');
+  scenarios.push(await largePage(env));
+  log('\n(4) Register');
+  scenarios.push(await register(env));
+
+  const terms = searchTerms();
+  const ranked = terms
+    .map((term, i) => ({ term, matches: search.termMatches[i] }))
+    .sort((a, b) => a.matches - b.matches);
+  const median = ranked[Math.floor(ranked.length / 2)];
+  const plans = await queryPlans(env, median.term);
+
+  const markdown = report(version, settings, machineLine, facts, scenarios, search.termMatches, plans);
+  const file = join(__dirname, 'results.md');
+  const formatted = await prettier.format(markdown, { ...(await prettier.resolveConfig(file)), filepath: file });
+  await writeFile(file, formatted);
+  log(`\n${formatted.split('\n## Query plans')[0]}`);
+  log(`Written to ${file}`);
+}
+
+main()
+  .catch((error: unknown) => {
+    process.stderr.write(
+      `bench:samples failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exitCode = 1;
+  })
+  .finally(() => cleanUp().then(() => process.exit()));
