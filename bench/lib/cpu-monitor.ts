@@ -77,13 +77,21 @@ export function startCpuWatch(
   const started = labelled().then(
     (groups) => new Map(Object.values(groups).flatMap((list) => list.map((pid) => [pid, processTicks(pid)] as const))),
   );
+  // Awaited in stop(); until then a failure must not count as an unhandled rejection.
+  started.catch(() => undefined);
   // Transient pid → [ticks when first seen if it already ran at the start, else 0; ticks last seen].
   const transientTicks = new Map<number, [number, number]>();
   let polling = true;
   let first = true;
   const poller = (async () => {
     while (transient && polling) {
-      for (const pid of await transient.pids()) {
+      let found: number[];
+      try {
+        found = await transient.pids();
+      } catch {
+        return; // e.g. the pool closed while the bench stops: report what was seen.
+      }
+      for (const pid of found) {
         const ticks = processTicks(pid);
         const known = transientTicks.get(pid);
         if (known) known[1] = Math.max(known[1], ticks);

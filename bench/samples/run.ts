@@ -70,6 +70,8 @@ function cleanUp(): Promise<void> {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     process.stderr.write(`\n${signal}: stopping the API and cleaning up\n`);
+    // Work still in flight fails as its connections close: expected now, not a crash.
+    process.on('unhandledRejection', () => undefined);
     void cleanUp().then(() => process.exit(130));
   });
 }

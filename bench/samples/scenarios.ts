@@ -64,7 +64,7 @@ export interface ScenarioEnvironment {
   log: (line: string) => void;
 }
 
-/** Refuses figures built on failed requests: more than 1% non-2xx responses or any connection error. */
+/** Refuses figures built on failed requests: more than 1% non-2xx responses and connection errors. */
 function checkHttp(name: string, result: HttpLoadResult): void {
   const failed = result.responses - result.ok + result.errors;
   if (result.responses === 0 || failed / Math.max(1, result.responses) > 0.01) {
@@ -324,12 +324,16 @@ function sampleLockWaits(pool: Pool): { stop: () => Promise<{ active: number; wa
   let running = true;
   const sampling = (async () => {
     while (running) {
-      const { rows } = await pool.query<{ active: string; waiting: string }>(
-        `SELECT count(*) FILTER (WHERE state = 'active') AS active,
-                count(*) FILTER (WHERE state = 'active' AND wait_event_type = 'Lock') AS waiting
-           FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
-      );
-      samples.push({ active: Number(rows[0].active), waiting: Number(rows[0].waiting) });
+      try {
+        const { rows } = await pool.query<{ active: string; waiting: string }>(
+          `SELECT count(*) FILTER (WHERE state = 'active') AS active,
+                  count(*) FILTER (WHERE state = 'active' AND wait_event_type = 'Lock') AS waiting
+             FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+        );
+        samples.push({ active: Number(rows[0].active), waiting: Number(rows[0].waiting) });
+      } catch {
+        return; // the pool closed (the bench is stopping)
+      }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   })();
