@@ -98,6 +98,9 @@ export class BatchRegistrationService {
     }
     try {
       await this.process(jobId, attempt, batch, upload.content, job.payload);
+      // A batch may grow the table by tens of thousands of rows at once: the next search must not
+      // be planned on statistics that describe the table before it.
+      await this.sampleRows.refreshStatistics(`batch ${batch.id}`);
     } catch (error) {
       if (error instanceof BatchRejected) {
         let resultFileId: string | null = null;

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { Pool, QueryResultRow } from 'pg';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { analyzeStaleTables } from '../../core/database/table-statistics';
 import { SqlCondition } from './sample-access.policy';
 import { FLAT_SAMPLE_JOINS, FlatColumnSql } from './sample-flat-columns';
 import { SampleRow } from './sample.mapper';
@@ -423,15 +424,17 @@ export class SampleRepository {
   // ---------------------------------------------------------------- statistics
 
   /**
-   * Refreshes the planner's statistics of the sample tables (ANALYZE samples a fixed number of
-   * rows, so it costs the same at 10,000 and 10,000,000 rows: ~0.5 s). Called after bulk loads; the
-   * application cannot count on autovacuum, which may be off or far behind.
+   * Refreshes the planner's statistics of the sample tables when enough rows changed since the
+   * last ANALYZE (see analyzeStaleTables). Called after bulk writes (a batch, a curation action) and
+   * periodically by the worker; ANALYZE reads a fixed-size sample of rows, so it costs about the
+   * same at 10,000 and 10,000,000 samples.
    */
   async refreshStatistics(reason: string): Promise<void> {
     const started = Date.now();
-    await this.dataSource.query('ANALYZE sample');
-    await this.dataSource.query('ANALYZE sample_collector');
-    this.logger.log(`Refreshed sample statistics (${reason}) in ${Date.now() - started} ms`);
+    const analysed = await analyzeStaleTables(this.dataSource, ['sample', 'sample_collector']);
+    if (analysed.length) {
+      this.logger.log(`Analysed ${analysed.join(', ')} (${reason}) in ${Date.now() - started} ms`);
+    }
   }
 }
 
