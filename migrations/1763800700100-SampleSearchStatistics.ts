@@ -12,11 +12,9 @@ export class SampleSearchStatistics1763800700100 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query('ALTER INDEX idx_sample_name_trgm ALTER COLUMN 1 SET STATISTICS 1000');
-    await queryRunner.query('ALTER TABLE sample ALTER COLUMN igsn SET STATISTICS 1000');
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query('ALTER INDEX idx_sample_name_trgm ALTER COLUMN 1 SET STATISTICS -1');
-    await queryRunner.query('ALTER TABLE sample ALTER COLUMN igsn SET STATISTICS -1');
   }
 }
