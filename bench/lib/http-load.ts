@@ -16,6 +16,8 @@ export interface HttpLoadOptions {
   /** The request sequence each connection loops over; a `setupRequest` varies path or body per request. */
   requests: autocannon.Request[];
   hooks?: LoadHooks;
+  /** Seconds without an answer before a request counts as an error (default 30). */
+  timeoutSeconds?: number;
 }
 
 export interface HttpLoadResult {
@@ -49,7 +51,7 @@ async function fire(options: HttpLoadOptions, measured: boolean, limits: { durat
       requests: options.requests,
       // A closed loop: each connection sends its next request when the previous one is answered.
       pipelining: 1,
-      timeout: 30,
+      timeout: options.timeoutSeconds ?? 30,
     },
     () => undefined,
   );
