@@ -33,6 +33,7 @@ import {
 import {
   BenchSettings,
   ScenarioName,
+  sizeLabel,
   SAMPLES_PER_CODE,
   apiEnvironment,
   benchConfig,
@@ -46,7 +47,7 @@ import {
  * BENCH_SAMPLES synthetic samples, the compiled API started as a separate process, then the
  * scenarios of BENCH_SCENARIOS, each measured over HTTP with autocannon and beside it the same
  * statements straight through pg (sql-side.ts). Prints a Markdown report and writes it to
- * bench/samples/results.md.
+ * bench/samples/results.md (results-10m.md and the like for other sizes than 1,000,000).
  */
 
 /** The scenarios in the order they run (register last but one: it adds rows; counts last). */
@@ -371,7 +372,10 @@ async function main(): Promise<void> {
   const plans = await queryPlans(env);
 
   const markdown = report(version, settings, machineLine, facts, scenarios, plans);
-  const file = join(__dirname, 'results.md');
+  const file = join(
+    __dirname,
+    settings.samples === 1_000_000 ? 'results.md' : `results-${sizeLabel(settings.samples)}.md`,
+  );
   const formatted = await prettier.format(markdown, { ...(await prettier.resolveConfig(file)), filepath: file });
   await writeFile(file, formatted);
   log(`\n${formatted.split('\n## Query plans')[0]}`);
