@@ -68,8 +68,12 @@ export async function listStatements(
         `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       values: [...params, page.pageSize, (page.page - 1) * page.pageSize],
     },
-    count: { text: `SELECT count(*) AS count FROM sample s WHERE ${where}`, values: params },
+    count: countOf(where, params),
   };
+}
+
+function countOf(where: string, params: unknown[]): Statement {
+  return { text: `SELECT count(*) AS count FROM sample s WHERE ${where}`, values: params };
 }
 
 /**
@@ -81,7 +85,7 @@ export async function exactCountStatement(
   query: Record<string, string>,
 ): Promise<Statement> {
   const { where, params } = await context.get(SamplesService).searchCondition(query, undefined);
-  return { text: `SELECT count(*) AS count FROM sample s WHERE ${where}`, values: params };
+  return countOf(where, params);
 }
 
 /** One page the way the service answers it: page and count in parallel, on two connections. */
