@@ -371,10 +371,10 @@ export async function generateSamples(databaseUrl: string, options: GenerateOpti
     );
     await client.query('RESET session_replication_role');
     log(`  ${(linked.rowCount ?? 0).toLocaleString('en')} sample collectors (${elapsed()})`);
+    // Minting continues after the generated range (each code's sequence, as the application mints).
     await client.query(
-      `UPDATE registry_code rc SET igsn_counter = used.n
-         FROM (SELECT registry_code, count(*) AS n FROM sample GROUP BY registry_code) used
-        WHERE rc.code = used.registry_code`,
+      `SELECT setval(igsn_sequence_name(registry_code)::regclass, count(*))
+         FROM sample GROUP BY registry_code`,
     );
     await client.query('VACUUM (ANALYZE) sample');
     await client.query('VACUUM (ANALYZE) sample_collector');

@@ -281,7 +281,8 @@ async function main(): Promise<void> {
   const reuse = settings.reuseDatabase && (await databaseExists(settings.databaseUrl));
   const databaseName = new URL(settings.databaseUrl).pathname.slice(1);
   if (reuse) {
-    log(`Reusing ${databaseName} (BENCH_REUSE=1)`);
+    log(`Reusing ${databaseName} (BENCH_REUSE=1): applying pending migrations`);
+    await prepareDatabase(config);
   } else {
     log(`Creating ${databaseName}: migrations and seed data`);
     await dropDatabase(settings.databaseUrl);

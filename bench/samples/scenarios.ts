@@ -565,7 +565,8 @@ const LOADED_TABLES = ['sample', 'sample_collector'];
  * on these machines): no column statistics for the tables or their expression indexes, and
  * `reltuples` -1 and `relpages` 0, what PostgreSQL 14+ keeps for a table never vacuumed or
  * analysed, so the planner guesses sizes from the file length. Needs a superuser. The cumulative
- * statistics (pg_stat_user_tables) are left alone.
+ * statistics (pg_stat_user_tables) are left alone, and no worker runs in this bench: what is
+ * measured is the plans the API gets without statistics, not how soon the application restores them.
  */
 async function forgetStatistics(pool: Pool): Promise<void> {
   const relations = `

@@ -1,6 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Pool, QueryResult } from 'pg';
-import { SAMPLE_SELECT } from '../../src/modules/samples/sample.reader';
+import { SAMPLE_DETAIL } from '../../src/modules/samples/sample.repository';
 import { SamplesService } from '../../src/modules/samples/samples.service';
 import { mintedSuffixSql } from './generate';
 
@@ -26,7 +26,7 @@ export function runStatement(pool: Pool, statement: Statement): Promise<QueryRes
 
 /** Fetch by IGSN: the statement `SampleReader.byIgsn` prepares, by IGSN suffix. */
 export function fetchStatement(igsnSuffix: string): Statement {
-  return { name: 'bench-sample-by-igsn', text: `${SAMPLE_SELECT} WHERE s.igsn = $1`, values: [igsnSuffix] };
+  return { name: 'bench-sample-by-igsn', text: `${SAMPLE_DETAIL} WHERE s.igsn = $1`, values: [igsnSuffix] };
 }
 
 /**
@@ -64,7 +64,7 @@ export async function listStatements(
   return {
     rows: {
       text:
-        `${SAMPLE_SELECT} WHERE ${where} ORDER BY s.created_at DESC, s.id DESC ` +
+        `${SAMPLE_DETAIL} WHERE ${where} ORDER BY s.created_at DESC, s.id DESC ` +
         `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       values: [...params, page.pageSize, (page.page - 1) * page.pageSize],
     },
@@ -105,16 +105,15 @@ export interface RegisterValues {
   userId: number;
 }
 
-/** Register one sample as one statement: take the next IGSN counter value and insert the sample with it. */
+/** Register one sample as one statement: take the next value of the code's IGSN sequence and insert the sample with it. */
 export function registerStatement(values: RegisterValues): Statement {
   return {
     text: `
-      WITH minted AS (
-        UPDATE registry_code SET igsn_counter = igsn_counter + 1 WHERE code = $1 RETURNING code, igsn_counter)
+      WITH minted AS (SELECT $1::text AS code, nextval(igsn_sequence_name($1)::regclass) AS counter)
       INSERT INTO sample (igsn, registry_code, name, object_type_id, latitude, longitude, elevation, elevation_unit,
                           country, general_material_type, sample_description, metadata_store_status, publish_date,
                           user_owner_id, created_by, created_at, updated_at)
-      SELECT ${mintedSuffixSql('m.code', 'm.igsn_counter')}, m.code, $2,
+      SELECT ${mintedSuffixSql('m.code', 'm.counter')}, m.code, $2,
              (SELECT id FROM object_type WHERE lower(label) = lower($3)), $4, $5, $6, 'meters', $7, 'Rock', $8,
              'published', now(), $9, $9, now(), now()
         FROM minted m`,
