@@ -755,7 +755,7 @@ export async function counts(env: ScenarioEnvironment): Promise<ScenarioReport[]
       countMs.toFixed(1),
       ruleMet ? 'yes' : '**no**',
     ]);
-    figures.push({ metric: `count alone ms, ${label}`, api: apiMs, sql: countMs, kind: 'latency' });
+    figures.push({ metric: `ms (API page, SQL count), ${label}`, api: apiMs, sql: countMs, kind: 'latency' });
   }
   return [
     {
