@@ -31,3 +31,10 @@ export async function databaseExists(databaseUrl: string): Promise<boolean> {
     async (client) => !!(await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount,
   );
 }
+
+/** Creates `targetUrl`'s database as a copy of `templateUrl`'s (no one may be connected to the template). */
+export async function cloneDatabase(templateUrl: string, targetUrl: string): Promise<void> {
+  const template = databaseName(templateUrl);
+  const target = databaseName(targetUrl);
+  await withMaintenanceClient(targetUrl, (client) => client.query(`CREATE DATABASE ${target} TEMPLATE ${template}`));
+}

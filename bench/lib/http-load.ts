@@ -16,6 +16,10 @@ export interface HttpLoadOptions {
   /** The request sequence each connection loops over; a `setupRequest` varies path or body per request. */
   requests: autocannon.Request[];
   hooks?: LoadHooks;
+  /** Seconds without an answer before a request counts as an error (default 30). */
+  timeoutSeconds?: number;
+  /** Ends the measured run early when it settles (e.g. a job completing), whatever the duration. */
+  until?: Promise<unknown>;
 }
 
 export interface HttpLoadResult {
@@ -35,7 +39,11 @@ export interface HttpLoadResult {
   cpu?: CpuShare;
 }
 
-async function fire(options: HttpLoadOptions, measured: boolean, limits: { duration?: number; amount?: number }) {
+async function fire(
+  options: HttpLoadOptions,
+  measured: boolean,
+  limits: { duration?: number; amount?: number; until?: Promise<unknown> },
+) {
   const latencies: number[] = [];
   const failures: Record<string, number> = {};
   let ok = 0;
@@ -49,7 +57,7 @@ async function fire(options: HttpLoadOptions, measured: boolean, limits: { durat
       requests: options.requests,
       // A closed loop: each connection sends its next request when the previous one is answered.
       pipelining: 1,
-      timeout: 30,
+      timeout: options.timeoutSeconds ?? 30,
     },
     () => undefined,
   );
@@ -59,6 +67,8 @@ async function fire(options: HttpLoadOptions, measured: boolean, limits: { durat
     if (statusCode >= 200 && statusCode < 300) ok += 1;
     else failures[statusCode] = (failures[statusCode] ?? 0) + 1;
   });
+  const stop = () => instance.stop();
+  limits.until?.then(stop, stop);
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     instance.on('done', resolve);
     instance.on('error', reject);
@@ -73,11 +83,14 @@ async function fire(options: HttpLoadOptions, measured: boolean, limits: { durat
  */
 export async function runHttpLoad(options: HttpLoadOptions): Promise<HttpLoadResult> {
   await options.hooks?.beforeWarmup?.();
-  await fire(options, false, { duration: options.warmup.durationSeconds, amount: options.warmup.amount });
+  if (options.warmup.durationSeconds || options.warmup.amount) {
+    await fire(options, false, { duration: options.warmup.durationSeconds, amount: options.warmup.amount });
+  }
   const watch = options.hooks?.watch?.();
   const { result, latencies, failures, ok } = await fire(options, true, {
     duration: options.durationSeconds,
     amount: options.amount,
+    until: options.until,
   });
   const cpu = await watch?.stop();
   const seconds = result.duration;

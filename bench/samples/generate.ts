@@ -2,9 +2,11 @@ import { Client } from 'pg';
 
 /*
  * Synthetic samples, generated inside PostgreSQL: one INSERT … SELECT … FROM generate_series per
- * chunk computes every column in SQL, so no row crosses the wire. (COPY FROM STDIN would need the
- * pg-copy-streams package; set-based generation needs nothing and is as fast, because the cost is
- * in writing rows and building indexes, not in parsing input.)
+ * chunk computes every column in SQL, so no row crosses the wire and nothing is parsed. COPY would
+ * add work, not remove it: the rows would be built in Node on the same two cores, then sent and
+ * parsed. What costs is writing rows, per-row foreign-key triggers and index maintenance, so the
+ * load skips the triggers (every referenced id is read from its table first), runs chunks on one
+ * connection per core, and builds the secondary indexes after the load, several at once.
  */
 
 /** Rock and sediment names: the first word of every sample name, and the source of `q` search terms. */
@@ -116,14 +118,34 @@ const INSTITUTIONS = [
   'JAMSTEC',
 ];
 
+/** How selective a `q` term is; names are `<Rock> <form> <Area> <year>-<nnnn>`. */
+export type TermTier = 'common' | 'medium' | 'rare';
+
+export const TERM_TIERS: readonly TermTier[] = ['common', 'medium', 'rare'];
+
 /**
- * `q` terms a user might type: 3 to 5 letters from a lithology or site name, so each matches a few
- * percent of the samples (1 in 30 or 1 in 40 names), like a search for a rock type or an area.
+ * `q` terms a user might type, by tier. Common: 3 to 5 letters of a rock or area name, 1 in 30 or
+ * 40 names (~25,000 public matches a million), like a search for a rock type. Medium: form, area
+ * and year, 1 in 3,200 (~280 a million). Rare: area, year and the first three digits of the
+ * number, 1 in 3.2 million × 1,000 (a handful a million), like a search for a field label.
  */
-export function searchTerms(): string[] {
-  const fromWords = (words: string[], start: number) =>
-    words.map((word, index) => word.toLowerCase().slice(start, start + 3 + (index % 3)));
-  return [...fromWords(LITHOLOGIES, 0), ...fromWords(SITES, 1)];
+export function searchTerms(tier: TermTier = 'common'): string[] {
+  const year = (index: number) => 2019 + (index % 7);
+  switch (tier) {
+    case 'common': {
+      const fromWords = (words: string[], start: number) =>
+        words.map((word, index) => word.toLowerCase().slice(start, start + 3 + (index % 3)));
+      return [...fromWords(LITHOLOGIES, 0), ...fromWords(SITES, 1)];
+    }
+    case 'medium':
+      return SITES.slice(0, 20).map(
+        (site, index) => `${SAMPLE_FORMS[index % SAMPLE_FORMS.length]} ${site.toLowerCase()} ${year(index)}`,
+      );
+    case 'rare':
+      return SITES.slice(0, 20).map(
+        (site, index) => `${site.toLowerCase()} ${year(index)}-${String((index * 37) % 1000).padStart(3, '0')}`,
+      );
+  }
 }
 
 /** A SQL expression for `counter` in base 36, zero-padded to `width` digits (as IgsnService mints). */
@@ -147,6 +169,8 @@ export interface GenerateOptions {
   registryCodes: string[];
   perCode: number;
   chunkSize?: number;
+  /** Connections loading chunks and building indexes at once (default 2: one per core here). */
+  connections?: number;
   log?: (line: string) => void;
 }
 
@@ -188,24 +212,49 @@ async function createCollectors(client: Client): Promise<number[]> {
   return collectors.rows.map((row) => row.id);
 }
 
+/** Runs `jobs` on `connections` clients at once, each client taking the next job when it is free. */
+async function onConnections<T>(
+  databaseUrl: string,
+  connections: number,
+  setup: string,
+  jobs: T[],
+  run: (client: Client, job: T) => Promise<void>,
+): Promise<void> {
+  const queue = [...jobs];
+  const worker = async () => {
+    const client = new Client({ connectionString: databaseUrl, application_name: 'bench-generate' });
+    await client.connect();
+    try {
+      await client.query(setup);
+      for (let job = queue.shift(); job !== undefined; job = queue.shift()) await run(client, job);
+    } finally {
+      await client.end();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(connections, jobs.length)) }, worker));
+}
+
 /**
  * Loads `count` samples into an empty sample table: ~90% published, 5% draft, 5% pending review;
  * object types from the seeded leaf types, countries from the seeded codes, created over the last
- * eight years in id order; ~20% with one or two collectors. Deterministic (fixed random seed).
- * Secondary indexes are dropped for the load and rebuilt from their own definitions afterwards;
- * then the IGSN counters are moved past the generated range and the table is vacuumed and analysed.
+ * eight years in id order; ~20% with one or two collectors. Deterministic (each chunk seeds its own
+ * random numbers, whichever connection runs it). Secondary indexes are dropped for the load and
+ * rebuilt from their own definitions afterwards; then the IGSN counters are moved past the
+ * generated range and the tables are vacuumed and analysed. Needs a superuser (it turns off the
+ * foreign-key triggers for its own sessions).
  */
 export async function generateSamples(databaseUrl: string, options: GenerateOptions): Promise<GenerateResult> {
   const log = options.log ?? (() => undefined);
   const chunkSize = options.chunkSize ?? 100_000;
+  const connections = options.connections ?? 2;
   if (options.count > options.registryCodes.length * options.perCode) {
     throw new Error(`${options.registryCodes.length} registry codes hold at most ${options.perCode} samples each.`);
   }
   const started = performance.now();
+  const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
   const client = new Client({ connectionString: databaseUrl, application_name: 'bench-generate' });
   await client.connect();
   try {
-    await client.query("SET synchronous_commit = off; SET maintenance_work_mem = '512MB'; SELECT setseed(0.5)");
     const objectTypeIds = (
       await client.query<{ id: number }>(
         `SELECT t.id FROM object_type t
@@ -260,35 +309,58 @@ export async function generateSamples(databaseUrl: string, options: GenerateOpti
           ) g`;
       const end = new Date(Date.now() - 3_600_000);
       const start = new Date(end.getTime() - 8 * 365 * 86_400_000);
-      for (let low = 1; low <= options.count; low += chunkSize) {
-        const high = Math.min(options.count, low + chunkSize - 1);
-        await client.query(insert, [
-          low,
-          high,
-          options.count,
-          options.registryCodes,
-          options.perCode,
-          LITHOLOGIES,
-          SAMPLE_FORMS,
-          SITES,
-          objectTypeIds,
-          countries,
-          materials,
-          options.ownerUserId,
-          start,
-          end,
-        ]);
-        log(`  ${high.toLocaleString('en')} samples (${((performance.now() - started) / 1000).toFixed(0)} s)`);
-      }
+      const chunks: number[] = [];
+      for (let low = 1; low <= options.count; low += chunkSize) chunks.push(low);
+      let loaded = 0;
+      // replica: no foreign-key triggers for these sessions (the ids come from the referenced tables).
+      await onConnections(
+        databaseUrl,
+        connections,
+        'SET synchronous_commit = off; SET session_replication_role = replica',
+        chunks,
+        async (loader, low) => {
+          const high = Math.min(options.count, low + chunkSize - 1);
+          await loader.query('SELECT setseed($1)', [(low % 2_000_003) / 2_000_003]);
+          await loader.query(insert, [
+            low,
+            high,
+            options.count,
+            options.registryCodes,
+            options.perCode,
+            LITHOLOGIES,
+            SAMPLE_FORMS,
+            SITES,
+            objectTypeIds,
+            countries,
+            materials,
+            options.ownerUserId,
+            start,
+            end,
+          ]);
+          loaded += high - low + 1;
+          log(`  ${loaded.toLocaleString('en')} samples (${elapsed()})`);
+        },
+      );
     } finally {
-      for (const index of indexes) {
-        const begin = performance.now();
-        await client.query(index.definition);
-        log(`  index ${index.name} rebuilt (${((performance.now() - begin) / 1000).toFixed(1)} s)`);
-      }
+      // The trigram (GIN) builds are the longest and single-threaded: start them first, beside the rest.
+      const ordered = [...indexes].sort(
+        (a, b) => Number(/using gin/i.test(b.definition)) - Number(/using gin/i.test(a.definition)),
+      );
+      await onConnections(
+        databaseUrl,
+        connections,
+        `SET maintenance_work_mem = '${connections > 1 ? 512 : 1024}MB'`,
+        ordered,
+        async (builder, index) => {
+          const begin = performance.now();
+          await builder.query(index.definition);
+          log(`  index ${index.name} rebuilt in ${((performance.now() - begin) / 1000).toFixed(1)} s (${elapsed()})`);
+        },
+      );
     }
 
     // One collector for every fifth sample, a second one for a third of those.
+    await client.query('SET session_replication_role = replica');
     const linked = await client.query(
       `INSERT INTO sample_collector (sample_id, position, collector_id)
        SELECT s.id, p.position, ($1::int[])[1 + (s.id * 7 + p.position * 13) % cardinality($1::int[])]
@@ -297,6 +369,8 @@ export async function generateSamples(databaseUrl: string, options: GenerateOpti
         WHERE s.id % 5 = 0`,
       [collectorIds],
     );
+    await client.query('RESET session_replication_role');
+    log(`  ${(linked.rowCount ?? 0).toLocaleString('en')} sample collectors (${elapsed()})`);
     // Minting continues after the generated range (each code's sequence, as the application mints).
     await client.query(
       `SELECT setval(igsn_sequence_name(registry_code)::regclass, count(*))
@@ -304,6 +378,7 @@ export async function generateSamples(databaseUrl: string, options: GenerateOpti
     );
     await client.query('VACUUM (ANALYZE) sample');
     await client.query('VACUUM (ANALYZE) sample_collector');
+    log(`  vacuumed and analysed (${elapsed()})`);
     return {
       seconds: (performance.now() - started) / 1000,
       samples: options.count,

@@ -1,31 +1,44 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Pool } from 'pg';
 import { CpuShare, LoadHooks } from '../lib/cpu-monitor';
-import { HttpLoadResult, runHttpLoad } from '../lib/http-load';
-import { LatencySummary } from '../lib/percentiles';
-import { runSqlLoad, SqlLoadResult } from '../lib/sql-load';
-import { SAMPLE_DETAIL as SAMPLE_SELECT } from '../../src/modules/samples/sample.repository';
-import { SamplesService } from '../../src/modules/samples/samples.service';
-import { LITHOLOGIES, SITES, mintedSuffixSql, searchTerms } from './generate';
+import { markdownTable } from '../lib/markdown';
+import { HttpLoadOptions, HttpLoadResult, runHttpLoad } from '../lib/http-load';
+import { LatencySummary, percentile } from '../lib/percentiles';
+import { runSqlLoad, SqlLoadOptions, SqlLoadResult } from '../lib/sql-load';
+import { LITHOLOGIES, SITES, TERM_TIERS, TermTier, searchTerms } from './generate';
 import { BenchSettings, Registrant } from './setup';
+import {
+  PageStatements,
+  Statement,
+  exactCountStatement,
+  fetchStatement,
+  listStatements,
+  registerStatement,
+  runPage,
+  runStatement,
+  tokenCheckStatement,
+} from './sql-side';
 
 /** One figure of a scenario, measured through the API and straight in SQL. */
 export interface Figure {
   metric: string;
   api: number;
   sql: number;
-  /** Higher is better for rates, lower for latencies; the target is checked against `api`. */
+  /** Higher is better for rates, lower for latencies and counts; the target is checked against `api`. */
   kind: 'rate' | 'latency';
   target?: number;
+  /** A rate that must also reach this share of the SQL-only rate of the same run (0-1). */
+  minShareOfSql?: number;
 }
 
 export interface ScenarioReport {
   name: string;
   figures: Figure[];
-  /** CPU shares during the measured API run and SQL run. */
+  /** CPU shares during the measured API run and SQL run behind the figures. */
   cpu: { api?: CpuShare; sql?: CpuShare };
   /** Every measured run: the API and SQL runs behind the figures, then the ones that explain them. */
   runs: Measurement[];
+  /** Paragraphs and tables for the report. */
   notes: string[];
 }
 
@@ -36,13 +49,34 @@ export interface Measurement {
   count: number;
   perSecond: number;
   latency: LatencySummary;
+  /** Non-2xx answers and connection errors (HTTP), failed operations (SQL). */
+  failed: number;
+  /** Non-2xx answers by status, and `error` for connections without an answer. */
+  failures?: Record<string, number>;
   cpu?: CpuShare;
 }
 
-function measured(label: string, result: HttpLoadResult | SqlLoadResult): Measurement {
-  return 'okPerSecond' in result
-    ? { label, count: result.ok, perSecond: result.okPerSecond, latency: result.latency, cpu: result.cpu }
-    : { label, count: result.operations, perSecond: result.perSecond, latency: result.latency, cpu: result.cpu };
+function measured(label: string, result: HttpLoadResult | SqlLoadResult, sqlFailures = 0): Measurement {
+  if ('okPerSecond' in result) {
+    const failures = { ...result.failures, ...(result.errors ? { error: result.errors } : {}) };
+    return {
+      label,
+      count: result.ok,
+      perSecond: result.okPerSecond,
+      latency: result.latency,
+      failed: result.responses - result.ok + result.errors,
+      failures,
+      cpu: result.cpu,
+    };
+  }
+  return {
+    label,
+    count: result.operations,
+    perSecond: result.perSecond,
+    latency: result.latency,
+    failed: sqlFailures,
+    cpu: result.cpu,
+  };
 }
 
 /** CPU milliseconds per request of each process group under test (API process, PostgreSQL backends, bench). */
@@ -75,25 +109,13 @@ function checkHttp(name: string, result: HttpLoadResult): void {
   }
 }
 
-/** Collects a scenario's runs, logging each as it completes. */
-function recorder(log: (line: string) => void) {
-  const runs: Measurement[] = [];
-  return {
-    runs,
-    record: (label: string, result: HttpLoadResult | SqlLoadResult) => {
-      const measurement = measured(label, result);
-      describe(log, measurement);
-      runs.push(measurement);
-    },
-  };
-}
-
 function describe(log: (line: string) => void, measurement: Measurement): void {
   const { cpu, latency } = measurement;
   const perRequest = cpuPerRequest(measurement);
   log(
     `  ${measurement.label}: ${measurement.perSecond.toFixed(1)}/s, p50 ${latency.p50.toFixed(1)} ms, ` +
-      `p95 ${latency.p95.toFixed(1)} ms (${measurement.count} requests` +
+      `p95 ${latency.p95.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms (${measurement.count} ok` +
+      (measurement.failed ? `, ${measurement.failed} failed ${JSON.stringify(measurement.failures ?? {})}` : '') +
       (cpu ? `; machine ${cpu.machineBusy.toFixed(0)}% busy, other work ${cpu.foreign.toFixed(0)}%` : '') +
       (perRequest
         ? `; CPU ms per request: ${Object.entries(perRequest)
@@ -104,10 +126,63 @@ function describe(log: (line: string) => void, measurement: Measurement): void {
   );
 }
 
+/**
+ * A scenario's measuring kit: HTTP and SQL runs with the environment's settings and hooks, each
+ * logged and kept for the report as it completes.
+ */
+function kit(env: ScenarioEnvironment) {
+  const { settings, hooks, log } = env;
+  const runs: Measurement[] = [];
+  const keep = (measurement: Measurement) => {
+    describe(log, measurement);
+    runs.push(measurement);
+    return measurement;
+  };
+  const timed = { durationSeconds: settings.durationSeconds, warmup: { durationSeconds: settings.warmupSeconds } };
+  return {
+    runs,
+    /** An HTTP run (timed unless `amount` is given); `strict` refuses more than 1% failures. */
+    http: async (
+      label: string,
+      options: Omit<HttpLoadOptions, 'url' | 'warmup' | 'hooks'> & Partial<Pick<HttpLoadOptions, 'warmup' | 'hooks'>>,
+      strict = true,
+    ) => {
+      const result = await runHttpLoad({ url: env.apiUrl, hooks, ...timed, ...options });
+      if (strict) checkHttp(label, result);
+      return { result, measurement: keep(measured(label, result)) };
+    },
+    /** A SQL run at `concurrency`; failed operations are counted, not thrown. */
+    sql: async (
+      label: string,
+      concurrency: number,
+      operation: (n: number) => Promise<unknown>,
+      options: Partial<Pick<SqlLoadOptions, 'amount' | 'warmup' | 'durationSeconds'>> = {},
+    ) => {
+      let failures = 0;
+      const result = await runSqlLoad({
+        concurrency,
+        hooks,
+        ...timed,
+        ...options,
+        operation: (n) =>
+          operation(n).catch(() => {
+            failures += 1;
+          }),
+      });
+      return { result, measurement: keep(measured(label, result, failures)) };
+    },
+  };
+}
+
 /** Random public IGSNs to fetch, so the API and SQL sides read the same spread of rows. */
 async function publicIgsns(pool: Pool, count: number): Promise<string[]> {
+  // SYSTEM sampling reads ~100,000 rows' worth of pages whatever the size of the table.
+  const { rows: size } = await pool.query<{ tuples: number }>(
+    "SELECT greatest(reltuples, 1) AS tuples FROM pg_class WHERE oid = 'sample'::regclass",
+  );
+  const percent = Math.min(100, Math.max(0.01, (100 * 100_000) / Math.max(1, Number(size[0]?.tuples ?? 1))));
   const { rows } = await pool.query<{ igsn: string }>(
-    `SELECT igsn FROM sample TABLESAMPLE BERNOULLI (5) REPEATABLE (7)
+    `SELECT igsn FROM sample TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (7)
       WHERE metadata_store_status = 'published' AND NOT is_deactivated AND publish_date <= now()
       ORDER BY random() LIMIT $1`,
     [count],
@@ -115,185 +190,246 @@ async function publicIgsns(pool: Pool, count: number): Promise<string[]> {
   return rows.map((row) => row.igsn);
 }
 
-/** (1) GET /api/samples/{igsn}/ anonymously, 16 connections, over 10,000 random public IGSNs. */
-export async function fetchByIgsn(env: ScenarioEnvironment): Promise<ScenarioReport> {
-  const { settings, pool, log } = env;
-  const { runs, record } = recorder(log);
+/** The token pair (`sid` claim) behind an access token, for the SQL side of bearer authentication. */
+function tokenPairId(accessToken: string): string {
+  const claims = JSON.parse(Buffer.from(accessToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+    sid?: unknown;
+  };
+  if (typeof claims.sid !== 'string') throw new Error('The access token has no sid claim.');
+  return claims.sid;
+}
+
+/**
+ * (1) GET /api/samples/{igsn}/, 16 connections, over 10,000 random public IGSNs: anonymously, and
+ * with a developer access token. SQL side: the fetch statement; with a token, the token check and
+ * then the fetch, as one request runs them.
+ */
+export async function fetchByIgsn(env: ScenarioEnvironment): Promise<ScenarioReport[]> {
+  const { pool } = env;
+  const { runs, http, sql } = kit(env);
   const igsns = await publicIgsns(pool, 10_000);
+  const path = (n: number) => `/api/samples/${igsns[n % igsns.length]}/`;
   let next = 0;
-  const http = await runHttpLoad({
-    url: env.apiUrl,
+  const request = { method: 'GET' as const, setupRequest: (r: object) => ({ ...r, path: path(next++) }) };
+  const anonymous = await http('Fetch: API anonymous, 16 connections', { connections: 16, requests: [request] });
+  const plain = await sql('Fetch: SQL fetch statement, 16 clients', 16, (n) =>
+    runStatement(pool, fetchStatement(igsns[n % igsns.length])),
+  );
+  const accessToken = await env.registrant.issueAccessToken();
+  const withToken = await http('Fetch: API with a bearer token, 16 connections', {
     connections: 16,
-    durationSeconds: settings.durationSeconds,
-    warmup: { durationSeconds: settings.warmupSeconds },
-    hooks: env.hooks,
-    requests: [
-      {
-        method: 'GET',
-        setupRequest: (request) => ({ ...request, path: `/api/samples/${igsns[next++ % igsns.length]}/` }),
-      },
-    ],
+    headers: { authorization: `Bearer ${accessToken}` },
+    requests: [request],
   });
-  checkHttp('fetch', http);
-  record('Fetch: API, 16 connections', http);
-  // SampleReader.byIgsn runs this as a named prepared statement (planned once per pooled connection).
-  const sql = await runSqlLoad({
-    concurrency: 16,
-    durationSeconds: settings.durationSeconds,
-    warmup: { durationSeconds: settings.warmupSeconds },
-    hooks: env.hooks,
-    operation: (n) =>
-      pool.query({
-        name: 'bench-sample-by-igsn',
-        text: `${SAMPLE_SELECT} WHERE s.igsn = $1`,
-        values: [igsns[n % igsns.length]],
-      }),
+  const check = tokenCheckStatement(tokenPairId(accessToken));
+  const checked = await sql('Fetch: SQL token check then fetch statement, 16 clients', 16, async (n) => {
+    await runStatement(pool, check);
+    await runStatement(pool, fetchStatement(igsns[n % igsns.length]));
   });
-  record('Fetch: SQL as a named prepared statement (as the API runs it), 16 clients', sql);
-  // The same statement unnamed, planned on every execution: what planning the ten-way join costs.
-  const unprepared = await runSqlLoad({
-    concurrency: 16,
-    durationSeconds: settings.durationSeconds,
-    warmup: { durationSeconds: settings.warmupSeconds },
-    hooks: env.hooks,
-    operation: (n) => pool.query(`${SAMPLE_SELECT} WHERE s.igsn = $1`, [igsns[n % igsns.length]]),
-  });
-  record('Fetch: SQL unnamed, planned on every execution, 16 clients', unprepared);
-  return {
-    name: 'Fetch by IGSN, 16 connections',
-    figures: [
-      { metric: 'req/s', api: http.okPerSecond, sql: sql.perSecond, kind: 'rate', target: 2000 },
-      { metric: 'p50 ms', api: http.latency.p50, sql: sql.latency.p50, kind: 'latency' },
-      { metric: 'p95 ms', api: http.latency.p95, sql: sql.latency.p95, kind: 'latency' },
-    ],
-    cpu: { api: http.cpu, sql: sql.cpu },
-    runs,
-    notes: [],
-  };
-}
-
-/** The two statements SamplesService.search runs for one page, built from its own searchCondition. */
-async function searchStatements(
-  context: INestApplicationContext,
-  query: Record<string, string>,
-  pageSize: number,
-): Promise<{ rows: { text: string; values: unknown[] }; count: { text: string; values: unknown[] } }> {
-  const { where, params } = await context.get(SamplesService).searchCondition(query, undefined);
-  return {
-    rows: {
-      text: `${SAMPLE_SELECT} WHERE ${where} ORDER BY s.created_at DESC, s.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      values: [...params, pageSize, 0],
+  const figures = (api: HttpLoadResult, side: SqlLoadResult, target: number, minShareOfSql?: number): Figure[] => [
+    { metric: 'req/s', api: api.okPerSecond, sql: side.perSecond, kind: 'rate', target, minShareOfSql },
+    { metric: 'p50 ms', api: api.latency.p50, sql: side.latency.p50, kind: 'latency' },
+    { metric: 'p99 ms', api: api.latency.p99, sql: side.latency.p99, kind: 'latency' },
+  ];
+  return [
+    {
+      name: 'Fetch by IGSN, anonymous, 16 connections',
+      figures: figures(anonymous.result, plain.result, 3500),
+      cpu: { api: anonymous.result.cpu, sql: plain.result.cpu },
+      runs: runs.slice(0, 2),
+      notes: [],
     },
-    count: { text: `SELECT count(*) AS count FROM sample s WHERE ${where}`, values: params },
-  };
+    {
+      name: 'Fetch by IGSN, bearer token, 16 connections',
+      figures: figures(withToken.result, checked.result, 3000, 0.65),
+      cpu: { api: withToken.result.cpu, sql: checked.result.cpu },
+      runs: runs.slice(2),
+      notes: [],
+    },
+  ];
 }
 
-type Statements = Awaited<ReturnType<typeof searchStatements>>;
+/** The first pages of the anonymous list, 25 a page: a different answer each time, not one cached page. */
+const LIST_PAGES = [1, 2, 3, 4, 5];
 
-/** Runs one search page the way the service does: page and count in parallel, on two connections. */
-function searchPage(pool: Pool, statements: Statements): Promise<unknown> {
-  return Promise.all([
-    pool.query(statements.rows.text, statements.rows.values),
-    pool.query(statements.count.text, statements.count.values),
-  ]);
+function listPath(page: number, pageSize: number): string {
+  return `/api/samples/?page_size=${pageSize}&page=${page}`;
 }
 
-/** (2) GET /api/samples/?q=<term> anonymously, 8 connections, terms of 3-5 letters from names. */
-export async function searchWithQ(env: ScenarioEnvironment): Promise<ScenarioReport & { termMatches: number[] }> {
-  const { settings, pool, log } = env;
-  const { runs, record } = recorder(log);
-  const terms = searchTerms();
+/** (2) GET /api/samples/?page_size=25&page=1…5 anonymously, 16 connections. */
+export async function publicList(env: ScenarioEnvironment): Promise<ScenarioReport[]> {
+  const { pool } = env;
+  const { runs, http, sql } = kit(env);
   let next = 0;
-  const http = await runHttpLoad({
-    url: env.apiUrl,
-    connections: 8,
-    durationSeconds: settings.durationSeconds,
-    warmup: { durationSeconds: settings.warmupSeconds },
-    hooks: env.hooks,
+  const api = await http('List: API page_size=25, pages 1-5, 16 connections', {
+    connections: 16,
     requests: [
       {
         method: 'GET',
-        setupRequest: (request) => ({
-          ...request,
-          path: `/api/samples/?q=${encodeURIComponent(terms[next++ % terms.length])}`,
-        }),
+        setupRequest: (r) => ({ ...r, path: listPath(LIST_PAGES[next++ % LIST_PAGES.length], 25) }),
       },
     ],
   });
-  checkHttp('search q', http);
-  record('q search: API, 8 connections', http);
-  const statements = await Promise.all(terms.map((q) => searchStatements(env.context, { q }, 25)));
-  const sqlRun = (operation: (n: number) => Promise<unknown>) =>
-    runSqlLoad({
-      concurrency: 8,
-      durationSeconds: settings.durationSeconds,
-      warmup: { durationSeconds: settings.warmupSeconds },
-      hooks: env.hooks,
-      operation,
-    });
-  const sql = await sqlRun((n) => searchPage(pool, statements[n % statements.length]));
-  record('q search: SQL page and count in parallel, 8 clients', sql);
-  const rowsOnly = await sqlRun((n) => {
-    const { rows } = statements[n % statements.length];
-    return pool.query(rows.text, rows.values);
-  });
-  record('q search: SQL page statement alone (LIMIT 25), 8 clients', rowsOnly);
-  const countOnly = await sqlRun((n) => {
-    const { count } = statements[n % statements.length];
-    return pool.query(count.text, count.values);
-  });
-  record('q search: SQL count(*) statement alone, 8 clients', countOnly);
-  const termMatches: number[] = [];
-  for (const { count } of statements) {
-    termMatches.push(Number((await pool.query<{ count: string }>(count.text, count.values)).rows[0].count));
-  }
-  return {
-    name: 'Search with q, 8 connections',
-    figures: [
-      { metric: 'req/s', api: http.okPerSecond, sql: sql.perSecond, kind: 'rate' },
-      { metric: 'p50 ms', api: http.latency.p50, sql: sql.latency.p50, kind: 'latency' },
-      { metric: 'p95 ms', api: http.latency.p95, sql: sql.latency.p95, kind: 'latency', target: 50 },
-    ],
-    cpu: { api: http.cpu, sql: sql.cpu },
-    runs,
-    notes: [],
-    termMatches,
-  };
+  const statements = await Promise.all(
+    LIST_PAGES.map((page) => listStatements(env.context, {}, { page, pageSize: 25 })),
+  );
+  const side = await sql('List: SQL page and count in parallel, pages 1-5, 16 clients', 16, (n) =>
+    runPage(pool, statements[n % statements.length]),
+  );
+  return [
+    {
+      name: 'Public list, page_size=25, 16 connections',
+      figures: [
+        { metric: 'req/s', api: api.result.okPerSecond, sql: side.result.perSecond, kind: 'rate', target: 1500 },
+        { metric: 'p50 ms', api: api.result.latency.p50, sql: side.result.latency.p50, kind: 'latency' },
+        { metric: 'p99 ms', api: api.result.latency.p99, sql: side.result.latency.p99, kind: 'latency', target: 30 },
+      ],
+      cpu: { api: api.result.cpu, sql: side.result.cpu },
+      runs,
+      notes: [],
+    },
+  ];
 }
 
-/** (3) GET /api/samples/?page_size=2000 anonymously, one connection, a fixed number of requests. */
-export async function largePage(env: ScenarioEnvironment): Promise<ScenarioReport> {
-  const { settings, pool, log } = env;
-  const { runs, record } = recorder(log);
-  const http = await runHttpLoad({
-    url: env.apiUrl,
-    connections: 1,
-    amount: settings.pageRequests,
-    warmup: { amount: 3 },
-    hooks: env.hooks,
-    requests: [{ method: 'GET', path: '/api/samples/?page_size=2000' }],
-  });
-  checkHttp('page_size 2000', http);
-  record('page_size 2000: API, 1 connection', http);
-  const statements = await searchStatements(env.context, {}, 2000);
-  const sqlRun = (operation: () => Promise<unknown>) =>
-    runSqlLoad({ concurrency: 1, amount: settings.pageRequests, warmup: { amount: 3 }, hooks: env.hooks, operation });
-  const sql = await sqlRun(() => searchPage(pool, statements));
-  record('page_size 2000: SQL page and count in parallel, 1 client', sql);
-  const rowsOnly = await sqlRun(() => pool.query(statements.rows.text, statements.rows.values));
-  record('page_size 2000: SQL page statement alone (LIMIT 2000)', rowsOnly);
-  const countOnly = await sqlRun(() => pool.query(statements.count.text, statements.count.values));
-  record('page_size 2000: SQL count(*) statement alone', countOnly);
-  return {
-    name: 'Search page_size=2000, 1 connection',
-    figures: [
-      { metric: 'p50 ms', api: http.latency.p50, sql: sql.latency.p50, kind: 'latency' },
-      { metric: 'p95 ms', api: http.latency.p95, sql: sql.latency.p95, kind: 'latency', target: 300 },
-    ],
-    cpu: { api: http.cpu, sql: sql.cpu },
-    runs,
-    notes: [],
+/** `q` terms of every tier interleaved (common, medium, rare, common, …), so a run is an even mix. */
+function mixedTerms(): { term: string; tier: TermTier }[] {
+  const tiers = TERM_TIERS.map((tier) => searchTerms(tier).map((term) => ({ term, tier })));
+  const longest = Math.max(...tiers.map((list) => list.length));
+  return Array.from({ length: longest }, (_, i) => tiers.map((list) => list[i % list.length])).flat();
+}
+
+function searchPath(term: string): string {
+  return `/api/samples/?q=${encodeURIComponent(term)}&page_size=25`;
+}
+
+export interface TermMatches {
+  tier: TermTier;
+  matches: number[];
+}
+
+/** Public samples each term of a tier matches (exact count), for the report. */
+async function termMatches(env: ScenarioEnvironment): Promise<TermMatches[]> {
+  const result: TermMatches[] = [];
+  for (const tier of TERM_TIERS) {
+    const matches: number[] = [];
+    for (const q of searchTerms(tier)) {
+      const statement = await exactCountStatement(env.context, { q });
+      matches.push(Number((await runStatement(env.pool, statement)).rows[0].count));
+    }
+    result.push({ tier, matches });
+  }
+  return result;
+}
+
+/**
+ * (3) GET /api/samples/?q=<term>, 25 a page, anonymously: an even mix of common, medium and rare
+ * terms; p95 at 8 connections, req/s at 16; then each tier alone at 8 connections.
+ */
+export async function searchWithQ(env: ScenarioEnvironment): Promise<ScenarioReport[]> {
+  const { pool } = env;
+  const { runs, http, sql } = kit(env);
+  const mix = mixedTerms();
+  const statements = new Map<string, PageStatements>();
+  for (const { term } of mix) {
+    statements.set(term, await listStatements(env.context, { q: term }, { page: 1, pageSize: 25 }));
+  }
+  const overHttp = (label: string, connections: number, terms: string[]) => {
+    let next = 0;
+    return http(label, {
+      connections,
+      requests: [{ method: 'GET', setupRequest: (r) => ({ ...r, path: searchPath(terms[next++ % terms.length]) }) }],
+    });
   };
+  const inSql = (label: string, concurrency: number, terms: string[]) =>
+    sql(label, concurrency, (n) => runPage(pool, statements.get(terms[n % terms.length]) as PageStatements));
+  const all = mix.map(({ term }) => term);
+  const api8 = await overHttp('q search: API, mixed terms, 8 connections', 8, all);
+  const sql8 = await inSql('q search: SQL page and count, mixed terms, 8 clients', 8, all);
+  const api16 = await overHttp('q search: API, mixed terms, 16 connections', 16, all);
+  const sql16 = await inSql('q search: SQL page and count, mixed terms, 16 clients', 16, all);
+  const tierFigures: Figure[] = [];
+  for (const tier of TERM_TIERS) {
+    const terms = searchTerms(tier);
+    const api = await overHttp(`q search: API, ${tier} terms only, 8 connections`, 8, terms);
+    const side = await inSql(`q search: SQL page and count, ${tier} terms only, 8 clients`, 8, terms);
+    tierFigures.push({
+      metric: `p95 ms, ${tier} terms, 8`,
+      api: api.result.latency.p95,
+      sql: side.result.latency.p95,
+      kind: 'latency',
+    });
+  }
+  const matches = await termMatches(env);
+  return [
+    {
+      name: 'q search, 25 a page, mixed terms',
+      figures: [
+        {
+          metric: 'p95 ms at 8',
+          api: api8.result.latency.p95,
+          sql: sql8.result.latency.p95,
+          kind: 'latency',
+          target: 50,
+        },
+        {
+          metric: 'req/s at 16',
+          api: api16.result.okPerSecond,
+          sql: sql16.result.perSecond,
+          kind: 'rate',
+          target: 300,
+        },
+        { metric: 'p95 ms at 16', api: api16.result.latency.p95, sql: sql16.result.latency.p95, kind: 'latency' },
+        ...tierFigures,
+      ],
+      cpu: { api: api8.result.cpu, sql: sql8.result.cpu },
+      runs,
+      notes: [
+        '`q` terms (an even mix of the three tiers in the mixed runs; public samples matched per term, exact):',
+        '',
+        ...matches.map(
+          ({ tier, matches: counts }) =>
+            `- ${tier}: ${searchTerms(tier).length} terms, e.g. ${searchTerms(tier)
+              .slice(0, 3)
+              .map((term) => `\`${term}\``)
+              .join(', ')}; matches min ${Math.min(...counts).toLocaleString('en')}, median ` +
+            `${percentile(counts, 50).toLocaleString('en')}, max ${Math.max(...counts).toLocaleString('en')}`,
+        ),
+      ],
+    },
+  ];
+}
+
+/** (4) GET /api/samples/?page_size=2000 anonymously, one connection, a fixed number of requests. */
+export async function largePage(env: ScenarioEnvironment): Promise<ScenarioReport[]> {
+  const { settings, pool } = env;
+  const { runs, http, sql } = kit(env);
+  const fixed = { amount: settings.pageRequests, warmup: { amount: 3 } };
+  const api = await http('page_size 2000: API, 1 connection', {
+    connections: 1,
+    ...fixed,
+    requests: [{ method: 'GET', path: listPath(1, 2000) }],
+  });
+  const statements = await listStatements(env.context, {}, { page: 1, pageSize: 2000 });
+  const side = await sql(
+    'page_size 2000: SQL page and count in parallel, 1 client',
+    1,
+    () => runPage(pool, statements),
+    fixed,
+  );
+  await sql('page_size 2000: SQL page statement alone', 1, () => runStatement(pool, statements.rows), fixed);
+  await sql('page_size 2000: SQL count statement alone', 1, () => runStatement(pool, statements.count), fixed);
+  return [
+    {
+      name: 'page_size=2000, 1 connection',
+      figures: [
+        { metric: 'p50 ms', api: api.result.latency.p50, sql: side.result.latency.p50, kind: 'latency' },
+        { metric: 'p95 ms', api: api.result.latency.p95, sql: side.result.latency.p95, kind: 'latency', target: 150 },
+      ],
+      cpu: { api: api.result.cpu, sql: side.result.cpu },
+      runs,
+      notes: [],
+    },
+  ];
 }
 
 const REGISTER_OBJECT_TYPES = ['Core', 'Individual sample', 'Rock hand sample', 'Powder', 'Dredge', 'Grab'];
@@ -348,120 +484,336 @@ function sampleLockWaits(pool: Pool): { stop: () => Promise<{ active: number; wa
   };
 }
 
-/** (4) POST /api/samples/ with a developer token, 16 connections; IGSNs minted. */
-export async function register(env: ScenarioEnvironment): Promise<ScenarioReport> {
-  const { settings, pool, log, registrant } = env;
-  const { runs, record } = recorder(log);
+/** (5) POST /api/samples/ with a developer token, 16 connections; IGSNs minted. */
+export async function register(env: ScenarioEnvironment): Promise<ScenarioReport[]> {
+  const { pool, registrant } = env;
+  const { runs, http, sql } = kit(env);
   const code = registrant.codes[0];
   const accessToken = await registrant.issueAccessToken();
   let next = 0;
-  const registerOverHttp = async (connections: number, hooks: LoadHooks) => {
-    const http = await runHttpLoad({
-      url: env.apiUrl,
-      connections,
-      durationSeconds: settings.durationSeconds,
-      warmup: { durationSeconds: settings.warmupSeconds },
-      hooks,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
-      requests: [
-        {
-          method: 'POST',
-          path: '/api/samples/',
-          setupRequest: (request) => ({ ...request, body: JSON.stringify(registerBody(code, next++)) }),
-        },
-      ],
-    });
-    checkHttp('register', http);
-    return http;
-  };
-  let locks: { active: number; waitingOnLock: number } | undefined;
-  const http = await registerOverHttp(16, {
-    beforeWarmup: env.hooks.beforeWarmup,
-    watch: () => {
-      const cpu = env.hooks.watch?.();
-      const sampler = sampleLockWaits(pool);
-      return {
-        stop: async () => {
-          locks = await sampler.stop();
-          return cpu?.stop();
-        },
-      };
-    },
-  });
-  record('Register: API, 16 connections', http);
-  if (locks) {
-    log(
-      `  API sessions active on average: ${locks.active.toFixed(1)}, of which waiting for a lock: ${locks.waitingOnLock.toFixed(1)}`,
-    );
-  }
-  const single = await registerOverHttp(1, env.hooks);
-  record('Register: API, 1 connection', single);
-  // The same write as one statement: take the next counter value and insert the sample with it.
-  const insert = `
-    WITH minted AS (
-      UPDATE registry_code SET igsn_counter = igsn_counter + 1 WHERE code = $1 RETURNING code, igsn_counter)
-    INSERT INTO sample (igsn, registry_code, name, object_type_id, latitude, longitude, elevation, elevation_unit,
-                        country, general_material_type, sample_description, metadata_store_status, publish_date,
-                        user_owner_id, created_by, created_at, updated_at)
-    SELECT ${mintedSuffixSql('m.code', 'm.igsn_counter')}, m.code, $2,
-           (SELECT id FROM object_type WHERE lower(label) = lower($3)), $4, $5, $6, 'meters', $7, 'Rock', $8,
-           'published', now(), $9, $9, now(), now()
-      FROM minted m`;
-  const sql = await runSqlLoad({
-    concurrency: 16,
-    durationSeconds: settings.durationSeconds,
-    warmup: { durationSeconds: settings.warmupSeconds },
-    hooks: env.hooks,
-    operation: (n) => {
-      const body = registerBody(code, 1_000_000 + n);
-      return pool.query(insert, [
-        code,
-        body.name,
-        body.object_type,
-        body.latitude,
-        body.longitude,
-        body.elevation,
-        body.country,
-        body.sample_description,
-        registrant.userId,
-      ]);
-    },
-  });
-  record('Register: SQL, one statement minting and inserting, 16 clients', sql);
-  return {
-    name: 'Register one sample, 16 connections',
-    figures: [
-      { metric: 'samples/s', api: http.okPerSecond, sql: sql.perSecond, kind: 'rate', target: 400 },
-      { metric: 'p50 ms', api: http.latency.p50, sql: sql.latency.p50, kind: 'latency' },
-      { metric: 'p95 ms', api: http.latency.p95, sql: sql.latency.p95, kind: 'latency' },
+  const registerOptions = (connections: number) => ({
+    connections,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+    requests: [
+      {
+        method: 'POST' as const,
+        path: '/api/samples/',
+        setupRequest: (r: object) => ({ ...r, body: JSON.stringify(registerBody(code, next++)) }),
+      },
     ],
-    cpu: { api: http.cpu, sql: sql.cpu },
-    runs,
-    notes: locks
-      ? [
-          `Register at 16 connections: on average ${locks.active.toFixed(1)} of the API's PostgreSQL sessions were ` +
-            `running a statement, ${locks.waitingOnLock.toFixed(1)} of them waiting for a lock (sampled every 100 ms).`,
-        ]
-      : [],
-  };
+  });
+  let locks: { active: number; waitingOnLock: number } | undefined;
+  const api = await http('Register: API, 16 connections', {
+    ...registerOptions(16),
+    hooks: {
+      beforeWarmup: env.hooks.beforeWarmup,
+      watch: () => {
+        const cpu = env.hooks.watch?.();
+        const sampler = sampleLockWaits(pool);
+        return {
+          stop: async () => {
+            locks = await sampler.stop();
+            return cpu?.stop();
+          },
+        };
+      },
+    },
+  });
+  await http('Register: API, 1 connection', registerOptions(1));
+  const side = await sql('Register: SQL, one statement minting and inserting, 16 clients', 16, (n) => {
+    const body = registerBody(code, 1_000_000 + n);
+    return runStatement(
+      pool,
+      registerStatement({
+        code,
+        name: String(body.name),
+        objectType: String(body.object_type),
+        latitude: Number(body.latitude),
+        longitude: Number(body.longitude),
+        elevation: Number(body.elevation),
+        country: String(body.country),
+        description: String(body.sample_description),
+        userId: registrant.userId,
+      }),
+    );
+  });
+  return [
+    {
+      name: 'Register one sample, 16 connections',
+      figures: [
+        { metric: 'samples/s', api: api.result.okPerSecond, sql: side.result.perSecond, kind: 'rate', target: 600 },
+        { metric: 'p50 ms', api: api.result.latency.p50, sql: side.result.latency.p50, kind: 'latency' },
+        { metric: 'p95 ms', api: api.result.latency.p95, sql: side.result.latency.p95, kind: 'latency' },
+      ],
+      cpu: { api: api.result.cpu, sql: side.result.cpu },
+      runs,
+      notes: locks
+        ? [
+            `Register at 16 connections: on average ${locks.active.toFixed(1)} of the API's PostgreSQL sessions were ` +
+              `running a statement, ${locks.waitingOnLock.toFixed(1)} of them waiting for a lock (sampled every 100 ms).`,
+          ]
+        : [],
+    },
+  ];
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of the statements behind the figures, for the report. */
-export async function queryPlans(
-  env: ScenarioEnvironment,
-  medianTerm: string,
-): Promise<{ title: string; plan: string }[]> {
-  const { pool, context } = env;
-  const [igsn] = await publicIgsns(pool, 1);
-  const search = await searchStatements(context, { q: medianTerm }, 25);
-  const page = await searchStatements(context, {}, 2000);
-  const plans: { title: string; statement: { text: string; values: unknown[] } }[] = [
-    { title: `Fetch by IGSN (${igsn})`, statement: { text: `${SAMPLE_SELECT} WHERE s.igsn = $1`, values: [igsn] } },
-    { title: `Search q=${medianTerm}: page statement`, statement: search.rows },
-    { title: `Search q=${medianTerm}: count statement`, statement: search.count },
-    { title: 'page_size=2000: page statement', statement: page.rows },
-    { title: 'page_size=2000: count statement', statement: page.count },
+/** The tables the generator loads, whose planner statistics the cold scenario removes. */
+const LOADED_TABLES = ['sample', 'sample_collector'];
+
+/**
+ * Puts the loaded tables back where a bulk load leaves them before any ANALYZE (autovacuum is off
+ * on these machines): no column statistics for the tables or their expression indexes, and
+ * `reltuples` -1 and `relpages` 0, what PostgreSQL 14+ keeps for a table never vacuumed or
+ * analysed, so the planner guesses sizes from the file length. Needs a superuser. The cumulative
+ * statistics (pg_stat_user_tables) are left alone, and no worker runs in this bench: what is
+ * measured is the plans the API gets without statistics, not how soon the application restores them.
+ */
+async function forgetStatistics(pool: Pool): Promise<void> {
+  const relations = `
+    SELECT c.oid FROM pg_class c WHERE c.oid = ANY($1::regclass[])
+    UNION SELECT i.indexrelid FROM pg_index i WHERE i.indrelid = ANY($1::regclass[])`;
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(`DELETE FROM pg_statistic WHERE starelid IN (${relations})`, [LOADED_TABLES]);
+    await client.query(
+      `UPDATE pg_class SET reltuples = -1, relpages = 0, relallvisible = 0 WHERE oid IN (${relations})`,
+      [LOADED_TABLES],
+    );
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * (6) The list and page_size=2000 right after loading, before any ANALYZE (statistics removed as
+ * above), then again after ANALYZE. Failures are counted, not refused: a 500 here is a finding.
+ */
+export async function coldStatistics(env: ScenarioEnvironment): Promise<ScenarioReport[]> {
+  const { settings, pool, log } = env;
+  const { runs, http, sql } = kit(env);
+  const list = await Promise.all(LIST_PAGES.map((page) => listStatements(env.context, {}, { page, pageSize: 25 })));
+  const large = await listStatements(env.context, {}, { page: 1, pageSize: 2000 });
+  const plans: { title: string; plan: string }[] = [];
+  const measure = async (when: string) => {
+    let next = 0;
+    const listApi = await http(
+      `List ${when}: API page_size=25, pages 1-5, 16 connections`,
+      {
+        connections: 16,
+        timeoutSeconds: 70,
+        requests: [
+          {
+            method: 'GET',
+            setupRequest: (r) => ({ ...r, path: listPath(LIST_PAGES[next++ % LIST_PAGES.length], 25) }),
+          },
+        ],
+      },
+      false,
+    );
+    const listSql = await sql(`List ${when}: SQL page and count, 16 clients`, 16, (n) =>
+      runPage(pool, list[n % list.length]),
+    );
+    // Each request may run up to the statement timeout (60 s) without statistics: few, on one connection.
+    const fixed = { amount: settings.coldPageRequests, warmup: { amount: 1 } };
+    const largeApi = await http(
+      `page_size 2000 ${when}: API, 1 connection`,
+      { connections: 1, timeoutSeconds: 70, ...fixed, requests: [{ method: 'GET', path: listPath(1, 2000) }] },
+      false,
+    );
+    const largeSql = await sql(
+      `page_size 2000 ${when}: SQL page and count, 1 client`,
+      1,
+      () => runPage(pool, large),
+      fixed,
+    );
+    return { listApi, listSql, largeApi, largeSql };
+  };
+  const explain = async (title: string, statement: Statement) => {
+    const { rows } = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statement.text}`, statement.values);
+    plans.push({ title, plan: rows.map((row) => row['QUERY PLAN']).join('\n') });
+  };
+
+  await forgetStatistics(pool);
+  log('  planner statistics of sample and sample_collector removed');
+  await explain('List page 1 without statistics: page statement (estimates only)', list[0].rows);
+  await explain('page_size=2000 without statistics: count statement (estimates only)', large.count);
+  const cold = await measure('before ANALYZE');
+  const began = performance.now();
+  await pool.query(`ANALYZE ${LOADED_TABLES.join(', ')}`);
+  const analyseSeconds = (performance.now() - began) / 1000;
+  log(`  ANALYZE ${LOADED_TABLES.join(', ')}: ${analyseSeconds.toFixed(1)} s`);
+  const warm = await measure('after ANALYZE');
+
+  const figures = (when: string, m: typeof cold): Figure[] => [
+    {
+      metric: `list req/s, ${when}`,
+      api: m.listApi.result.okPerSecond,
+      sql: m.listSql.result.perSecond,
+      kind: 'rate',
+      target: 1500,
+    },
+    {
+      metric: `list p99 ms, ${when}`,
+      api: m.listApi.result.latency.p99,
+      sql: m.listSql.result.latency.p99,
+      kind: 'latency',
+      target: 30,
+    },
+    {
+      metric: `page_size=2000 p95 ms, ${when}`,
+      api: m.largeApi.result.latency.p95,
+      sql: m.largeSql.result.latency.p95,
+      kind: 'latency',
+      target: 150,
+    },
+    {
+      metric: `failed requests, ${when}`,
+      api: m.listApi.measurement.failed + m.largeApi.measurement.failed,
+      sql: m.listSql.measurement.failed + m.largeSql.measurement.failed,
+      kind: 'latency',
+      target: 0,
+    },
   ];
+  // A run whose requests all outlast it answers none: say so rather than show an empty p99.
+  const failures = (m: typeof cold) =>
+    `${m.listApi.measurement.count} list answers, ${m.largeApi.measurement.count} page_size=2000 answers, ` +
+    JSON.stringify({ list: m.listApi.measurement.failures, page_size_2000: m.largeApi.measurement.failures });
+  return [
+    {
+      name: 'Right after loading, before any ANALYZE; then after ANALYZE',
+      figures: [...figures('no statistics', cold), ...figures('after ANALYZE', warm)],
+      cpu: { api: cold.listApi.result.cpu, sql: cold.listSql.result.cpu },
+      runs,
+      notes: [
+        `Before ANALYZE: the planner statistics of ${LOADED_TABLES.join(' and ')} and their indexes removed ` +
+          '(pg_statistic rows deleted; reltuples -1, relpages 0, relallvisible 0, as for a table never vacuumed ' +
+          `or analysed). 2xx answers, then non-2xx answers and errors by status: before ${failures(cold)}; after ${failures(warm)}. ` +
+          `ANALYZE took ${analyseSeconds.toFixed(1)} s. page_size=2000: ${settings.coldPageRequests} requests ` +
+          '(BENCH_COLD_PAGE_REQUESTS) after 1 warm-up; the API and SQL sides have a 60 s statement timeout.',
+        ...plans.flatMap(({ title, plan }) => [`${title}:`, '', '```text', plan, '```']),
+      ],
+    },
+  ];
+}
+
+/** Milliseconds one run of `statement` takes, the median of `times` runs. */
+async function medianMs(pool: Pool, statement: Statement, times: number): Promise<number> {
+  const durations: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const began = performance.now();
+    await runStatement(pool, statement);
+    durations.push(performance.now() - began);
+  }
+  return percentile(durations, 50);
+}
+
+/** The `count` rule the issue sets: exact up to 10,000 matching rows; above, an estimate flagged `count_exact: false`. */
+const EXACT_COUNT_LIMIT = 10_000;
+
+/**
+ * (7) What the answers carry as `count` (and `count_exact`, absent while counts are always exact)
+ * for the list and a term of each `q` tier, beside the exact number; how long the API takes for
+ * the page and how long the app's count statement takes alone.
+ */
+export async function counts(env: ScenarioEnvironment): Promise<ScenarioReport[]> {
+  const { pool, context } = env;
+  const cases: { label: string; query: Record<string, string> }[] = [
+    { label: 'list (no filter)', query: {} },
+    ...TERM_TIERS.map((tier) => {
+      const terms = searchTerms(tier);
+      return { label: `q=${terms[0]} (${tier})`, query: { q: terms[0] } };
+    }),
+  ];
+  const rows: string[][] = [];
+  const figures: Figure[] = [];
+  for (const { label, query } of cases) {
+    const url = `${env.apiUrl}/api/samples/?${new URLSearchParams({ ...query, page_size: '25' }).toString()}`;
+    await fetch(url); // warm
+    const began = performance.now();
+    const response = await fetch(url);
+    const body = (await response.json()) as { count?: number; count_exact?: boolean };
+    const apiMs = performance.now() - began;
+    const { count } = await listStatements(context, query, { page: 1, pageSize: 25 });
+    const countMs = await medianMs(pool, count, 5);
+    const exact = Number((await runStatement(pool, await exactCountStatement(context, query))).rows[0].count);
+    const flagged = body.count_exact === false;
+    const ruleMet =
+      response.status === 200 &&
+      (exact <= EXACT_COUNT_LIMIT ? body.count === exact && !flagged : flagged || body.count === exact);
+    rows.push([
+      label,
+      exact.toLocaleString('en'),
+      body.count === undefined ? `none (HTTP ${response.status})` : body.count.toLocaleString('en'),
+      body.count_exact === undefined ? 'absent' : String(body.count_exact),
+      exact ? `${((100 * ((body.count ?? 0) - exact)) / exact).toFixed(1)}%` : '',
+      apiMs.toFixed(1),
+      countMs.toFixed(1),
+      ruleMet ? 'yes' : '**no**',
+    ]);
+    figures.push({ metric: `ms (API page, SQL count), ${label}`, api: apiMs, sql: countMs, kind: 'latency' });
+  }
+  return [
+    {
+      name: 'Counts: the page request beside the count statement alone',
+      figures,
+      cpu: {},
+      runs: [],
+      notes: [
+        'What `count` and `count_exact` the answers carry (API: one page request after one warm-up; count ' +
+          'statement: the count the app runs, alone, median of 5). Rule: exact while at most ' +
+          `${EXACT_COUNT_LIMIT.toLocaleString('en')} samples match, otherwise an estimate with \`count_exact: false\`.`,
+        '',
+        markdownTable(
+          [
+            'Case',
+            'Matching (exact)',
+            'API count',
+            'count_exact',
+            'Error',
+            'API page ms',
+            'Count statement ms',
+            'Rule met',
+          ],
+          rows,
+        ),
+      ],
+    },
+  ];
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of the statements behind the figures of the scenarios run, for the report. */
+export async function queryPlans(env: ScenarioEnvironment): Promise<{ title: string; plan: string }[]> {
+  const { pool, context, settings } = env;
+  const ran = new Set(settings.scenarios);
+  const plans: { title: string; statement: Statement }[] = [];
+  if (ran.has('fetch')) {
+    const [igsn] = await publicIgsns(pool, 1);
+    plans.push({ title: `Fetch by IGSN (${igsn})`, statement: fetchStatement(igsn) });
+    const pair = tokenPairId(await env.registrant.issueAccessToken());
+    plans.push({ title: 'Token check', statement: tokenCheckStatement(pair) });
+  }
+  if (ran.has('list') || ran.has('cold')) {
+    const page = await listStatements(context, {}, { page: 1, pageSize: 25 });
+    plans.push({ title: 'List page 1: page statement', statement: page.rows });
+    plans.push({ title: 'List page 1: count statement', statement: page.count });
+  }
+  if (ran.has('q') || ran.has('count')) {
+    for (const tier of TERM_TIERS) {
+      const [term] = searchTerms(tier);
+      const search = await listStatements(context, { q: term }, { page: 1, pageSize: 25 });
+      plans.push({ title: `Search q=${term} (${tier}): page statement`, statement: search.rows });
+      plans.push({ title: `Search q=${term} (${tier}): count statement`, statement: search.count });
+    }
+  }
+  if (ran.has('page2000') || ran.has('cold')) {
+    const page = await listStatements(context, {}, { page: 1, pageSize: 2000 });
+    plans.push({ title: 'page_size=2000: page statement', statement: page.rows });
+  }
   const result: { title: string; plan: string }[] = [];
   for (const { title, statement } of plans) {
     const { rows } = await pool.query<{ 'QUERY PLAN': string }>(
@@ -472,3 +824,5 @@ export async function queryPlans(
   }
   return result;
 }
+
+export type Scenario = (env: ScenarioEnvironment) => Promise<ScenarioReport[]>;

@@ -26,6 +26,32 @@ export interface BenchSettings {
   apiPoolSize: number;
   /** Longest wait for a quiet machine before each measured run (0: do not wait). */
   quietTimeoutSeconds: number;
+  /** The scenarios to run (BENCH_SCENARIOS, comma-separated; all by default). */
+  scenarios: ScenarioName[];
+  /** Requests of page_size=2000 without planner statistics (each may take up to the statement timeout). */
+  coldPageRequests: number;
+  /** Connections the generator loads and builds indexes on. */
+  loadConnections: number;
+}
+
+export const SCENARIO_NAMES = ['fetch', 'list', 'q', 'page2000', 'register', 'cold', 'count'] as const;
+export type ScenarioName = (typeof SCENARIO_NAMES)[number];
+
+function scenarioList(raw: string | undefined): ScenarioName[] {
+  if (!raw?.trim()) return [...SCENARIO_NAMES];
+  const names = raw.split(',').map((name) => name.trim().toLowerCase());
+  const unknown = names.filter((name) => !(SCENARIO_NAMES as readonly string[]).includes(name));
+  if (unknown.length) {
+    throw new Error(`BENCH_SCENARIOS: unknown ${unknown.join(', ')}; choose from ${SCENARIO_NAMES.join(', ')}.`);
+  }
+  return SCENARIO_NAMES.filter((name) => names.includes(name));
+}
+
+/** 1m, 10m, 100k, 2500: the data set size in a database name, so sizes coexist. */
+export function sizeLabel(samples: number): string {
+  if (samples % 1_000_000 === 0) return `${samples / 1_000_000}m`;
+  if (samples % 1_000 === 0) return `${samples / 1_000}k`;
+  return String(samples);
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
@@ -44,9 +70,10 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
 }
 
 export function benchSettings(env: NodeJS.ProcessEnv = process.env): BenchSettings {
+  const samples = integer(env, 'BENCH_SAMPLES', 1_000_000);
   return {
-    samples: integer(env, 'BENCH_SAMPLES', 1_000_000),
-    databaseUrl: env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sr_bench',
+    samples,
+    databaseUrl: env.BENCH_DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/sr_bench_${sizeLabel(samples)}`,
     redisUrl: env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/0',
     redisKeyPrefix: 'bench-samples',
     jwtSecret: 'bench-only-secret-never-used-in-a-deployment-0123456789',
@@ -57,6 +84,9 @@ export function benchSettings(env: NodeJS.ProcessEnv = process.env): BenchSettin
     reuseDatabase: flag(env, 'BENCH_REUSE', false),
     apiPoolSize: integer(env, 'BENCH_API_POOL_SIZE', 20),
     quietTimeoutSeconds: integer(env, 'BENCH_QUIET_TIMEOUT', 300, 0),
+    scenarios: scenarioList(env.BENCH_SCENARIOS),
+    coldPageRequests: integer(env, 'BENCH_COLD_PAGE_REQUESTS', 5),
+    loadConnections: integer(env, 'BENCH_LOAD_CONNECTIONS', 2),
   };
 }
 

@@ -1,0 +1,132 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { Pool, QueryResult } from 'pg';
+import { SAMPLE_DETAIL } from '../../src/modules/samples/sample.repository';
+import { SamplesService } from '../../src/modules/samples/samples.service';
+import { mintedSuffixSql } from './generate';
+
+/*
+ * The SQL-only side of every scenario, one small function each: the statements the API runs for
+ * one request, as the bench runs them straight through pg beside the HTTP figures. This is the only
+ * file of the samples bench that knows the application's SQL, so when the statements move (into
+ * SampleRepository) or change (two-stage pages, estimated counts), these functions are what to
+ * point at them. Where the app's statement is private or a scenario is new, the function holds the
+ * obvious equivalent, written out.
+ */
+
+export interface Statement {
+  text: string;
+  values: unknown[];
+  /** A named prepared statement (planned once per connection), as the API runs fetch by IGSN. */
+  name?: string;
+}
+
+export function runStatement(pool: Pool, statement: Statement): Promise<QueryResult> {
+  return pool.query({ text: statement.text, values: statement.values, name: statement.name });
+}
+
+/** Fetch by IGSN: the statement `SampleReader.byIgsn` prepares, by IGSN suffix. */
+export function fetchStatement(igsnSuffix: string): Statement {
+  return { name: 'bench-sample-by-igsn', text: `${SAMPLE_DETAIL} WHERE s.igsn = $1`, values: [igsnSuffix] };
+}
+
+/**
+ * Bearer authentication: the token-pair and account check `TokenService.authenticate` runs on
+ * every request with a token (written out here: it is inline in the service), by the token's `sid`.
+ */
+export function tokenCheckStatement(tokenPairId: string): Statement {
+  return {
+    name: 'bench-token-check',
+    text: `SELECT u.id AS user_id, u.email, u.is_staff, u.is_admin, u.upload_permission_status,
+                  tp.kind, tp.connection_name, tp.generation
+             FROM token_pair tp JOIN registry_user u ON u.id = tp.user_id
+            WHERE tp.id = $1 AND tp.revoked_at IS NULL AND u.is_active`,
+    values: [tokenPairId],
+  };
+}
+
+/** One page of a search or list: the page statement and the count statement. */
+export interface PageStatements {
+  rows: Statement;
+  count: Statement;
+}
+
+/**
+ * A page of `GET /api/samples/` for an anonymous caller: the WHERE clause from
+ * `SamplesService.searchCondition`, the page newest first, and the `count(*)` the service runs
+ * beside it.
+ */
+export async function listStatements(
+  context: INestApplicationContext,
+  query: Record<string, string>,
+  page: { page: number; pageSize: number },
+): Promise<PageStatements> {
+  const { where, params } = await context.get(SamplesService).searchCondition(query, undefined);
+  return {
+    rows: {
+      text:
+        `${SAMPLE_DETAIL} WHERE ${where} ORDER BY s.created_at DESC, s.id DESC ` +
+        `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      values: [...params, page.pageSize, (page.page - 1) * page.pageSize],
+    },
+    count: countOf(where, params),
+  };
+}
+
+function countOf(where: string, params: unknown[]): Statement {
+  return { text: `SELECT count(*) AS count FROM sample s WHERE ${where}`, values: params };
+}
+
+/**
+ * The exact number of samples an anonymous search matches: the bench's measure of truth for
+ * `count`, whatever the app answers (keep this one exact when the app's count becomes an estimate).
+ */
+export async function exactCountStatement(
+  context: INestApplicationContext,
+  query: Record<string, string>,
+): Promise<Statement> {
+  const { where, params } = await context.get(SamplesService).searchCondition(query, undefined);
+  return countOf(where, params);
+}
+
+/** One page the way the service answers it: page and count in parallel, on two connections. */
+export function runPage(pool: Pool, statements: PageStatements): Promise<unknown> {
+  return Promise.all([runStatement(pool, statements.rows), runStatement(pool, statements.count)]);
+}
+
+export interface RegisterValues {
+  code: string;
+  name: string;
+  objectType: string;
+  latitude: number;
+  longitude: number;
+  elevation: number;
+  country: string;
+  description: string;
+  userId: number;
+}
+
+/** Register one sample as one statement: take the next value of the code's IGSN sequence and insert the sample with it. */
+export function registerStatement(values: RegisterValues): Statement {
+  return {
+    text: `
+      WITH minted AS (SELECT $1::text AS code, nextval(igsn_sequence_name($1)::regclass) AS counter)
+      INSERT INTO sample (igsn, registry_code, name, object_type_id, latitude, longitude, elevation, elevation_unit,
+                          country, general_material_type, sample_description, metadata_store_status, publish_date,
+                          user_owner_id, created_by, created_at, updated_at)
+      SELECT ${mintedSuffixSql('m.code', 'm.counter')}, m.code, $2,
+             (SELECT id FROM object_type WHERE lower(label) = lower($3)), $4, $5, $6, 'meters', $7, 'Rock', $8,
+             'published', now(), $9, $9, now(), now()
+        FROM minted m`,
+    values: [
+      values.code,
+      values.name,
+      values.objectType,
+      values.latitude,
+      values.longitude,
+      values.elevation,
+      values.country,
+      values.description,
+      values.userId,
+    ],
+  };
+}
