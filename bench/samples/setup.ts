@@ -108,7 +108,11 @@ export function apiEnvironment(settings: BenchSettings): Record<string, string> 
 }
 
 export function benchConfig(settings: BenchSettings): AppConfig {
-  return loadAppConfig({ ...apiEnvironment(settings), DATABASE_POOL_SIZE: '4', PASSWORD_HASH_ROUNDS: '4' });
+  return loadAppConfig({
+    ...apiEnvironment(settings),
+    DATABASE_POOL_SIZE: String(settings.apiPoolSize),
+    PASSWORD_HASH_ROUNDS: '4',
+  });
 }
 
 /** The services the bench drives directly: accounts and tokens for its registrant, SamplesService for the SQL side. */

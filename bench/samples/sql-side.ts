@@ -1,6 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Pool, QueryResult } from 'pg';
-import { SAMPLE_DETAIL } from '../../src/modules/samples/sample.repository';
+import { SAMPLE_DETAIL, SampleRepository } from '../../src/modules/samples/sample.repository';
 import { SamplesService } from '../../src/modules/samples/samples.service';
 import { mintedSuffixSql } from './generate';
 
@@ -37,17 +37,26 @@ export function tokenCheckStatement(tokenPairId: string): Statement {
   return {
     name: 'bench-token-check',
     text: `SELECT u.id AS user_id, u.email, u.is_staff, u.is_admin, u.upload_permission_status,
-                  tp.kind, tp.connection_name, tp.generation
+                  tp.kind, tp.connection_name, tp.generation,
+                  COALESCE((SELECT json_agg(json_build_object('teamId', tm.team_id, 'role', tm.role))
+                              FROM team_member tm WHERE tm.user_id = u.id), '[]') AS teams
              FROM token_pair tp JOIN registry_user u ON u.id = tp.user_id
             WHERE tp.id = $1 AND tp.revoked_at IS NULL AND u.is_active`,
     values: [tokenPairId],
   };
 }
 
-/** One page of a search or list: the page statement and the count statement. */
+/**
+ * One page of a search or list. `rows` and `count` are single statements written out for EXPLAIN
+ * and for the exact truth of `count`; `run` is what the API's data access does for the page —
+ * SampleRepository.searchPage (ids, then details as a prepared statement) beside
+ * SampleRepository.count (estimate, then a bounded count) — called in the bench process, without
+ * HTTP, Nest or JSON.
+ */
 export interface PageStatements {
   rows: Statement;
   count: Statement;
+  run: () => Promise<unknown>;
 }
 
 /**
@@ -61,7 +70,12 @@ export async function listStatements(
   page: { page: number; pageSize: number },
 ): Promise<PageStatements> {
   const { where, params } = await context.get(SamplesService).searchCondition(query, undefined);
+  const repository = context.get(SampleRepository);
+  const condition = { sql: where, params };
+  const prepared = !query.q && !query.name && !query.igsn;
+  const request = { limit: page.pageSize, offset: (page.page - 1) * page.pageSize, prepared };
   return {
+    run: () => Promise.all([repository.searchPage(condition, request), repository.count(condition)]),
     rows: {
       text:
         `${SAMPLE_DETAIL} WHERE ${where} ORDER BY s.created_at DESC, s.id DESC ` +
@@ -88,9 +102,9 @@ export async function exactCountStatement(
   return countOf(where, params);
 }
 
-/** One page the way the service answers it: page and count in parallel, on two connections. */
-export function runPage(pool: Pool, statements: PageStatements): Promise<unknown> {
-  return Promise.all([runStatement(pool, statements.rows), runStatement(pool, statements.count)]);
+/** One page the way the service answers it (its repository calls; the pool is the repository's own). */
+export function runPage(_pool: Pool, statements: PageStatements): Promise<unknown> {
+  return statements.run();
 }
 
 export interface RegisterValues {
