@@ -16,7 +16,7 @@ import { Sample, SampleCollector } from './sample.entity';
  */
 export const EXACT_COUNT_LIMIT = 10_000;
 /** When the planner expects more than this many rows the exact count is not even attempted. */
-const ESTIMATE_ONLY_ABOVE = 5 * EXACT_COUNT_LIMIT;
+const ESTIMATE_ONLY_ABOVE = 2 * EXACT_COUNT_LIMIT;
 
 /**
  * Everything a sample's JSON needs, for rows picked by `WHERE …` on alias `s`. The rows are always
@@ -154,6 +154,39 @@ export class SampleRepository {
   }
 
   /**
+   * A search page and its exact count in one pass over the matches, for conditions the planner
+   * expects to match few rows (text patterns): every match is collected (on the trigram indexes,
+   * in no particular order, stopping one past EXACT_COUNT_LIMIT), then the page is sorted out of
+   * them. Walking the newest-first index instead is fast only when matches are dense among recent
+   * samples — a rare term whose matches are all old would walk most of the table — and a separate
+   * count would search the trigram index twice. `estimate` is the planner's (see estimate()).
+   * Undefined when more than EXACT_COUNT_LIMIT match, or are expected to:
+   * the caller pages along the index (matches are dense enough) and estimates the count.
+   */
+  async searchCollected(
+    condition: SqlCondition,
+    page: SamplePageRequest,
+    estimate: number,
+  ): Promise<{ rows: SampleRow[]; more: boolean; count: SampleCount } | undefined> {
+    if (estimate > ESTIMATE_ONLY_ABOVE) return undefined;
+    const params = [...condition.params, page.limit + 1, page.offset];
+    const [found] = await this.pooled<{ total: number; ids: string[] }>(
+      `WITH matches AS MATERIALIZED (
+         SELECT s.id, s.created_at FROM sample s WHERE ${condition.sql} LIMIT ${EXACT_COUNT_LIMIT + 1})
+       SELECT (SELECT count(*)::int FROM matches) AS total,
+              ARRAY(SELECT id FROM matches ORDER BY created_at DESC, id DESC
+                     LIMIT $${params.length - 1} OFFSET $${params.length}) AS ids`,
+      params,
+    );
+    if (found.total > EXACT_COUNT_LIMIT) return undefined;
+    return {
+      rows: await this.byIds(found.ids.slice(0, page.limit)),
+      more: found.ids.length > page.limit,
+      count: { count: found.total, exact: true },
+    };
+  }
+
+  /**
    * The plans of the two statements a search page runs (ids, then details for those ids, the
    * latter both as planned for these ids and as the generic plan a prepared statement settles on),
    * as EXPLAIN prints them: for tests and for operators checking a slow search.
@@ -192,8 +225,8 @@ export class SampleRepository {
    * planner's estimate beyond. A condition the planner expects to match far more rows is not
    * counted at all, so a broad search costs one plan, not a scan of every match.
    */
-  async count(condition: SqlCondition): Promise<SampleCount> {
-    const estimate = await this.estimate(condition);
+  async count(condition: SqlCondition, known?: { estimate: number }): Promise<SampleCount> {
+    const estimate = known?.estimate ?? (await this.estimate(condition));
     if (estimate > ESTIMATE_ONLY_ABOVE) return { count: estimate, exact: false };
     const [row] = await this.pooled<{ count: number }>(
       `SELECT count(*)::int AS count FROM (SELECT 1 FROM sample s WHERE ${condition.sql}
@@ -204,7 +237,8 @@ export class SampleRepository {
     return { count: Math.max(estimate, row.count), exact: false };
   }
 
-  private async estimate(condition: SqlCondition): Promise<number> {
+  /** The planner's estimate of how many samples match. */
+  async estimate(condition: SqlCondition): Promise<number> {
     const [row] = await this.pooled<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
       `EXPLAIN (FORMAT JSON) SELECT 1 FROM sample s WHERE ${condition.sql}`,
       condition.params,
