@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
+import { TypeOrmLogger } from './typeorm-logger';
 
 const projectRoot = join(__dirname, '..', '..', '..');
 
@@ -23,6 +24,7 @@ export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
     synchronize: false,
     migrationsRun: false,
     logging: ['error', 'warn', 'migration'],
+    logger: new TypeOrmLogger(),
     extra: {
       max: config.database.poolSize,
       application_name: `sample-registry-${process.pid}`,
