@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import type { Express, NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
@@ -35,12 +35,12 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   const metricsToken = config.metrics.token;
   if (metricsToken) {
     const serveMetrics = metricsEndpoint(metrics.registry, metricsToken);
-    (express.getHttpAdapter().getInstance() as Express).get(
-      '/metrics',
-      (req: Request, res: Response, next: NextFunction) => {
+    express
+      .getHttpAdapter()
+      .getInstance()
+      .get('/metrics', (req: Request, res: Response, next: NextFunction) => {
         serveMetrics(req, res).catch(next);
-      },
-    );
+      });
   }
   express.use(
     helmet({

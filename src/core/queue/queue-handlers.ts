@@ -39,7 +39,7 @@ export class QueueHandlers implements OnModuleInit {
   onModuleInit(): void {
     const handlers = this.discovery
       .getProviders()
-      .map((wrapper) => ({ name: wrapper.name, queue: processorQueue(wrapper.metatype) }))
+      .map((wrapper) => ({ name: String(wrapper.name), queue: processorQueue(wrapper.metatype) }))
       .filter((handler): handler is { name: string; queue: QueueName } => handler.queue !== undefined);
     const problems = queueHandlerProblems(handlers);
     if (problems.length) throw new Error(`Queue handlers are incomplete: ${problems.join('; ')}.`);
