@@ -2,6 +2,7 @@ import { DynamicModule, Module, Type } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { AppConfig } from './core/config/app-config';
 import { CoreModule } from './core/core.module';
+import { TableStatisticsKeeper } from './core/database/table-statistics';
 import { WorkerMetricsServer } from './core/metrics/worker-metrics-server';
 import { QueueHandlers } from './core/queue/queue-handlers';
 import { ProcessorClass, processorProvider } from './core/queue/queue-processor';
@@ -13,8 +14,11 @@ import { SampleExportProcessor } from './modules/exports/sample-export.processor
 /** Processors run only here: the API enqueues, the worker consumes. One per queue (QueueHandlers checks). */
 export const PROCESSORS: ProcessorClass[] = [BatchRegistrationProcessor, SampleExportProcessor];
 
-/** Worker-only services: the sweep that re-enqueues jobs Redis lost and deletes expired files; metrics on METRICS_PORT. */
-const WORKER_SERVICES: Type[] = [JobRecoveryService, WorkerMetricsServer];
+/**
+ * Worker-only services: the sweep that re-enqueues jobs Redis lost and deletes expired files, the
+ * keeper of planner statistics, and the metrics listener on METRICS_PORT.
+ */
+const WORKER_SERVICES: Type[] = [JobRecoveryService, TableStatisticsKeeper, WorkerMetricsServer];
 
 @Module({})
 export class WorkerModule {
