@@ -53,8 +53,8 @@ describe('a typed client generated from openapi/openapi.json', () => {
       {
         cwd: ROOT,
       },
-    ).catch((error: { stdout?: string }) => {
-      throw new Error(`the generated client does not compile:\n${error.stdout ?? String(error)}`);
+    ).catch((error: { stdout?: string; message: string }) => {
+      throw new Error(`the generated client does not compile:\n${error.stdout ?? error.message}`);
     });
 
     const owner = await createRegistrant(app);
