@@ -20,7 +20,14 @@ wait_for() {
 }
 
 apt_updated=""
+# $1 names what is missing; the rest are the Debian packages that provide it.
 apt_install() {
+  local what=$1
+  shift
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "ensure-services: $what is not running and this machine has no apt-get: install $what yourself (listening on 127.0.0.1, see .env.example) or run \`docker compose up\`." >&2
+    exit 1
+  fi
   if [ -z "$apt_updated" ]; then
     $SUDO apt-get update -qq
     apt_updated=1
@@ -32,7 +39,7 @@ if ! answers 5432; then
   installed_here=""
   if ! ls /etc/postgresql/*/main >/dev/null 2>&1; then
     echo "ensure-services: installing PostgreSQL"
-    apt_install postgresql postgresql-contrib
+    apt_install "PostgreSQL 15 or later" postgresql postgresql-contrib
     installed_here=1
   fi
   version=$(ls /etc/postgresql | sort -V | tail -n 1)
@@ -41,20 +48,30 @@ if ! answers 5432; then
     $SUDO sed -i -E 's/^(host\s+all\s+all\s+(127\.0\.0\.1\/32|::1\/128)\s+)\S+/\1trust/' "$hba"
     $SUDO sed -i -E 's/^(local\s+all\s+postgres\s+)\S+/\1trust/' "$hba"
   fi
-  echo "ensure-services: starting PostgreSQL $version"
-  $SUDO pg_ctlcluster --skip-systemctl-redirect "$version" main start || $SUDO pg_ctlcluster "$version" main start
+  # On a systemd machine the package starts the cluster itself, before pg_hba.conf was edited:
+  # a running cluster must reload to apply it (else passwordless connections are refused).
+  if $SUDO pg_ctlcluster "$version" main status >/dev/null 2>&1; then
+    echo "ensure-services: reloading PostgreSQL $version"
+    $SUDO pg_ctlcluster "$version" main reload
+  else
+    echo "ensure-services: starting PostgreSQL $version"
+    $SUDO pg_ctlcluster --skip-systemctl-redirect "$version" main start || $SUDO pg_ctlcluster "$version" main start
+  fi
   wait_for 5432 PostgreSQL
 fi
 
 if ! answers 6379; then
   if ! command -v redis-server >/dev/null 2>&1; then
     echo "ensure-services: installing Redis"
-    apt_install redis-server
+    apt_install "Redis 7" redis-server
   fi
-  echo "ensure-services: starting Redis"
-  $SUDO mkdir -p /var/lib/redis /var/log/redis
-  $SUDO redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
-    --dir /var/lib/redis --logfile /var/log/redis/sample-registry.log
+  # On a systemd machine the package has started Redis already.
+  if ! answers 6379; then
+    echo "ensure-services: starting Redis"
+    $SUDO mkdir -p /var/lib/redis /var/log/redis
+    $SUDO redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
+      --dir /var/lib/redis --logfile /var/log/redis/sample-registry.log
+  fi
   wait_for 6379 Redis
 fi
 

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { Logger } from 'nestjs-pino';
+import { AppLogger } from './core/logging/logging.module';
 import { ApiModule } from './api.module';
 import { bootstrapConfig } from './core/config/bootstrap-config';
 import { configureHttpApp } from './core/http/configure-http-app';
@@ -17,7 +17,7 @@ async function bootstrap(): Promise<void> {
     // Idle keep-alive connections are closed at shutdown instead of holding it open.
     forceCloseConnections: true,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(AppLogger));
   configureHttpApp(app, config);
 
   // Nest closes the server on SIGTERM/SIGINT and waits for in-flight requests; past the grace period, exit anyway.
@@ -29,7 +29,7 @@ async function bootstrap(): Promise<void> {
   // Keep-alive connections must not outlive a load balancer's idle timeout, or requests race the close.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
-  app.get(Logger).log(`API listening on http://${config.http.host}:${config.http.port}/api/`, 'Bootstrap');
+  app.get(AppLogger).log(`API listening on http://${config.http.host}:${config.http.port}/api/`, 'Bootstrap');
 }
 
 bootstrap().catch((error: unknown) => {

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { Logger } from 'nestjs-pino';
+import { AppLogger } from './core/logging/logging.module';
 import { bootstrapConfig } from './core/config/bootstrap-config';
 import { prepareDatabase } from './core/database/prepare-database';
 import { WorkerModule } from './worker.module';
@@ -15,10 +15,10 @@ async function bootstrap(): Promise<void> {
   if (config.database.migrateOnStart) await prepareDatabase(config);
 
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(AppLogger));
   app.enableShutdownHooks();
   await app.init();
-  app.get(Logger).log(`Worker started (concurrency ${config.worker.concurrency})`, 'Bootstrap');
+  app.get(AppLogger).log(`Worker started (concurrency ${config.worker.concurrency})`, 'Bootstrap');
 }
 
 bootstrap().catch((error: unknown) => {

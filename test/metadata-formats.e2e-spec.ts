@@ -1,11 +1,10 @@
 import { INestApplication } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import request from 'supertest';
 import { parseStringPromise } from 'xml2js';
 import { validateXML } from 'xmllint-wasm';
 import { SAMPLE_CSV_COLUMNS } from '../src/modules/metadata-formats/csv.serializer';
+import { dataCiteSchema } from './fixtures/fixtures';
 import { createRegistrant, createUserWithToken } from './support/auth';
 import { createTestApp } from './support/test-app';
 
@@ -13,7 +12,6 @@ type Registrant = Awaited<ReturnType<typeof createRegistrant>>;
 /** A parsed body or document, read field by field (what JSON.parse gives). */
 type Json = ReturnType<typeof JSON.parse>;
 
-const DATACITE_DIR = join(__dirname, '..', '..', 'shared', 'reference', 'datacite-4.6');
 const MEDIA = {
   json: 'application/json',
   jsonld: 'application/ld+json',
@@ -30,11 +28,7 @@ const FORMATS = Object.keys(MEDIA) as Format[];
 async function dataCiteSchemaErrors(...documents: string[]): Promise<string[]> {
   const result = await validateXML({
     xml: documents.map((contents, index) => ({ fileName: `sample-${index}.xml`, contents })),
-    schema: [{ fileName: 'metadata.xsd', contents: readFileSync(join(DATACITE_DIR, 'metadata.xsd'), 'utf8') }],
-    preload: readdirSync(join(DATACITE_DIR, 'include')).map((file) => ({
-      fileName: `include/${file}`,
-      contents: readFileSync(join(DATACITE_DIR, 'include', file), 'utf8'),
-    })),
+    ...dataCiteSchema(),
   });
   return result.errors.map((error) => error.rawMessage);
 }
@@ -102,7 +96,6 @@ describe('sample metadata formats (content negotiation on GET /api/samples/{igsn
     http().get(`/api/samples/${igsn}/`).set(auth).set('Accept', MEDIA[format]);
 
   beforeAll(async () => {
-    expect(existsSync(join(DATACITE_DIR, 'metadata.xsd'))).toBe(true);
     app = await createTestApp();
     owner = await createRegistrant(app);
     parent = (

@@ -4,19 +4,27 @@ import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
 import { LoggingModule } from './logging/logging.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
 
-/** The plumbing shared by the API and the worker: config, logs, PostgreSQL, Redis, queues. */
+/** The plumbing shared by the API and the worker: config, logs, PostgreSQL, Redis, queues, metrics. */
 @Global()
 @Module({})
 export class CoreModule {
   static forRoot(config?: AppConfig): DynamicModule {
     return {
       module: CoreModule,
-      imports: [AppConfigModule.forRoot(config), LoggingModule, DatabaseModule, RedisModule, QueueModule],
+      imports: [
+        AppConfigModule.forRoot(config),
+        LoggingModule,
+        DatabaseModule,
+        RedisModule,
+        QueueModule,
+        MetricsModule,
+      ],
       providers: [{ provide: Clock, useClass: SystemClock }],
-      exports: [AppConfigModule, DatabaseModule, RedisModule, QueueModule, Clock],
+      exports: [AppConfigModule, DatabaseModule, RedisModule, QueueModule, MetricsModule, Clock],
     };
   }
 }

@@ -1,14 +1,11 @@
 import { INestApplication } from '@nestjs/common';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import request from 'supertest';
 import { parseStringPromise } from 'xml2js';
+import { readFixture } from '../fixtures/fixtures';
 
-/** The old service's example documents and response documents (shared reference material). */
-const REFERENCE = join(__dirname, '..', '..', '..', 'shared', 'reference', 'legacy-xml');
-
-export const readLegacyExample = (file: string): string => readFileSync(join(REFERENCE, 'examples', file), 'utf8');
-export const readLegacyResponse = (file: string): string => readFileSync(join(REFERENCE, 'responses', file), 'utf8');
+/** The old service's example documents and response documents (test/fixtures/legacy-xml). */
+export const readLegacyExample = (file: string): string => readFixture('legacy-xml', 'examples', file);
+export const readLegacyResponse = (file: string): string => readFixture('legacy-xml', 'responses', file);
 
 export const LEGACY_ENDPOINTS = {
   upload: '/webservices/upload.php',

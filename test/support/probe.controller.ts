@@ -1,6 +1,8 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsArray, IsNumber, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { Public } from '../../src/core/auth/public.decorator';
 
 class ProbeIndividual {
@@ -32,6 +34,8 @@ class ProbeBody {
 @Public()
 @Controller('test-probe')
 export class ProbeController {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
   @Post('echo')
   echo(@Body() body: ProbeBody): { data: ProbeBody } {
     return { data: body };
@@ -40,5 +44,12 @@ export class ProbeController {
   @Post('explode')
   explode(): never {
     throw new Error('secret internal detail');
+  }
+
+  /** A failing SQL statement, as a bug would issue: TypeORM reports it, the caller gets a 500. */
+  @Post('bad-query')
+  async badQuery(): Promise<never> {
+    await this.dataSource.query('SELECT * FROM table_that_does_not_exist');
+    throw new Error('unreachable: the query above fails');
   }
 }

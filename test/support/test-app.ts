@@ -1,10 +1,13 @@
 import { INestApplication, Type } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
+import { PARAMS_PROVIDER_TOKEN } from 'nestjs-pino';
+import type { Writable } from 'node:stream';
 import { ApiModule } from '../../src/api.module';
 import { Clock } from '../../src/core/clock';
 import { AppConfig } from '../../src/core/config/app-config';
 import { configureHttpApp } from '../../src/core/http/configure-http-app';
+import { AppLogger, loggerParams } from '../../src/core/logging/logging.module';
 import { testConfig } from './test-environment';
 
 export interface TestAppOptions {
@@ -13,6 +16,8 @@ export interface TestAppOptions {
   controllers?: Type[];
   /** A clock the test controls, for anything that expires. */
   clock?: Clock;
+  /** Where the app's JSON log lines go (the app logs at config.log.level); none: not logged. */
+  logStream?: Writable;
 }
 
 /** Boots the real API module (real Postgres and Redis) exactly as main.ts configures it. */
@@ -23,8 +28,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<INest
     controllers: options.controllers ?? [],
   });
   if (options.clock) builder.overrideProvider(Clock).useValue(options.clock);
+  if (options.logStream)
+    builder.overrideProvider(PARAMS_PROVIDER_TOKEN).useValue(loggerParams(config, options.logStream));
   const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
+  if (options.logStream) app.useLogger(app.get(AppLogger));
   configureHttpApp(app, config);
   await app.init();
   return app;

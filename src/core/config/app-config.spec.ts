@@ -1,4 +1,6 @@
-import { ConfigError, loadAppConfig, parseByteSize, parseDurationSeconds } from './app-config';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, EXAMPLE_JWT_SECRETS, loadAppConfig, parseByteSize, parseDurationSeconds } from './app-config';
 
 const base = {
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/sample_registry',
@@ -47,6 +49,30 @@ describe('loadAppConfig', () => {
     [{ JWT_ACCESS_TTL: '1w' }, 'JWT_ACCESS_TTL must be a duration'],
   ])('rejects %j', (override, expected) => {
     expect(errorFor({ ...base, ...override })).toContain(expected);
+  });
+
+  it('refuses the shipped example JWT secrets in production only', () => {
+    const root = join(__dirname, '..', '..', '..');
+    const envExample = /^JWT_SECRET=(.+)$/m.exec(readFileSync(join(root, '.env.example'), 'utf8'))?.[1];
+    expect(envExample).toBeDefined();
+    expect(EXAMPLE_JWT_SECRETS).toContain(envExample);
+    for (const secret of EXAMPLE_JWT_SECRETS) {
+      expect(errorFor({ ...base, NODE_ENV: 'production', JWT_SECRET: secret })).toContain(
+        'JWT_SECRET is the example value',
+      );
+      expect(loadAppConfig({ ...base, NODE_ENV: 'development', JWT_SECRET: secret }).auth.jwtSecret).toBe(secret);
+    }
+    expect(loadAppConfig({ ...base, NODE_ENV: 'production' }).nodeEnv).toBe('production');
+  });
+
+  it('serves metrics only with a token', () => {
+    expect(loadAppConfig(base).metrics).toEqual({ token: null, workerPort: 9464 });
+    const token = 'a-metrics-token-0123';
+    expect(loadAppConfig({ ...base, METRICS_TOKEN: token, METRICS_PORT: '9100' }).metrics).toEqual({
+      token,
+      workerPort: 9100,
+    });
+    expect(errorFor({ ...base, METRICS_TOKEN: 'short' })).toContain('METRICS_TOKEN must be 16-256 printable');
   });
 
   it('parses CORS origin lists', () => {

@@ -68,7 +68,22 @@ export interface AppConfig {
   log: {
     level: LogLevel;
   };
+  metrics: {
+    /** Bearer token Prometheus must send to read /metrics; null: metrics are not served. */
+    token: string | null;
+    /** Port of the worker's own /metrics listener. */
+    workerPort: number;
+  };
 }
+
+/**
+ * The JWT_SECRET values shipped in .env.example and docker-compose.yml: public, so a production
+ * process refuses them (anyone could sign tokens).
+ */
+export const EXAMPLE_JWT_SECRETS: readonly string[] = [
+  'local-development-secret-change-me-0123456789',
+  'compose-development-secret-change-me-0123456789',
+];
 
 export class ConfigError extends Error {
   constructor(
@@ -177,6 +192,17 @@ export function loadAppConfig(env: Env): AppConfig {
 
   const jwtSecret = required(env, 'JWT_SECRET', 'a random string of at least 32 characters');
   if (jwtSecret.length < 32) throw new ConfigError('JWT_SECRET', 'must be at least 32 characters long.');
+  if (nodeEnv === 'production' && EXAMPLE_JWT_SECRETS.includes(jwtSecret)) {
+    throw new ConfigError(
+      'JWT_SECRET',
+      'is the example value from .env.example or docker-compose.yml; set a random secret in production (e.g. `openssl rand -base64 48`).',
+    );
+  }
+
+  const metricsToken = raw(env, 'METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
+    throw new ConfigError('METRICS_TOKEN', 'must be 16-256 printable characters without spaces.');
+  }
 
   const doiPrefix = raw(env, 'IGSN_DOI_PREFIX') ?? '10.5072';
   if (!/^10\.\d{4,9}$/.test(doiPrefix)) {
@@ -247,5 +273,6 @@ export function loadAppConfig(env: Env): AppConfig {
     log: {
       level: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     },
+    metrics: { token: metricsToken, workerPort: integer(env, 'METRICS_PORT', 9464, 0, 65535) },
   };
 }

@@ -1,9 +1,11 @@
 import { join } from 'node:path';
-import { DataSourceOptions } from 'typeorm';
+import { DataSourceOptions, LoggerOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
+import { TypeOrmLogger } from './typeorm-logger';
 
 const projectRoot = join(__dirname, '..', '..', '..');
+const LOGGING: LoggerOptions = ['error', 'warn', 'migration'];
 
 /**
  * The one set of DataSource options, used by the app, the CLI and the TypeORM CLI alike.
@@ -22,7 +24,8 @@ export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
     namingStrategy: new SnakeNamingStrategy(),
     synchronize: false,
     migrationsRun: false,
-    logging: ['error', 'warn', 'migration'],
+    logging: LOGGING,
+    logger: new TypeOrmLogger(LOGGING),
     extra: {
       max: config.database.poolSize,
       application_name: `sample-registry-${process.pid}`,

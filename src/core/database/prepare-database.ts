@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
 import { analyzeStaleTables } from './table-statistics';
+import { TypeOrmLogger } from './typeorm-logger';
 
 /** Arbitrary constant: the advisory lock that serialises migration runs across processes. */
 const MIGRATION_LOCK_ID = 727_274_001;
@@ -47,7 +48,11 @@ export interface PrepareDatabaseResult {
  */
 export async function prepareDatabase(config: AppConfig): Promise<PrepareDatabaseResult> {
   const created = await ensureDatabaseExists(config.database.url);
-  const dataSource = new DataSource({ ...buildDataSourceOptions(config), logging: ['error'] });
+  const dataSource = new DataSource({
+    ...buildDataSourceOptions(config),
+    logging: ['error'],
+    logger: new TypeOrmLogger(['error']),
+  });
   await dataSource.initialize();
   try {
     const runner = dataSource.createQueryRunner();

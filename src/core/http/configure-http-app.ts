@@ -1,8 +1,12 @@
 import { INestApplication } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { AppConfig } from '../config/app-config';
+import { httpMetricsMiddleware } from '../metrics/http-metrics.middleware';
+import { Metrics } from '../metrics/metrics';
+import { metricsEndpoint } from '../metrics/metrics-endpoint';
 import { OpenApiDocumentHolder } from '../openapi/openapi-document.holder';
 import { buildOpenApiDocument } from '../openapi/openapi-document';
 import { bodyParsers } from './body-parsers';
@@ -24,6 +28,20 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   express.disable('x-powered-by');
   if (config.http.trustProxy) express.set('trust proxy', true);
   express.use(requestIdMiddleware);
+  const metrics = app.get(Metrics);
+  express.use(httpMetricsMiddleware(metrics));
+  // Outside /api/ and Nest's guards: Prometheus authenticates with METRICS_TOKEN, not a user JWT.
+  // Without a token configured, /metrics does not exist (404).
+  const metricsToken = config.metrics.token;
+  if (metricsToken) {
+    const serveMetrics = metricsEndpoint(metrics.registry, metricsToken);
+    express
+      .getHttpAdapter()
+      .getInstance()
+      .get('/metrics', (req: Request, res: Response, next: NextFunction) => {
+        serveMetrics(req, res).catch(next);
+      });
+  }
   express.use(
     helmet({
       // Swagger UI needs inline styles and images from data: URLs.

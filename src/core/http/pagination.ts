@@ -1,3 +1,5 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ApiError } from './api-error';
 
@@ -17,6 +19,9 @@ export interface Paginated<T> {
   data: T[];
 }
 
+/** Highest page number accepted (a bound for clients; no listing has this many pages). */
+const MAX_PAGE = 1_000_000;
+
 function positiveInteger(value: unknown, name: string, max: number): number | undefined {
   if (value === undefined || value === '') return undefined;
   if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
@@ -30,7 +35,7 @@ export function parsePageRequest(
   query: Record<string, unknown>,
   options: { defaultSize: number; maxSize: number },
 ): PageRequest {
-  const page = positiveInteger(query.page, 'page', 1_000_000) ?? 1;
+  const page = positiveInteger(query.page, 'page', MAX_PAGE) ?? 1;
   const pageSize = positiveInteger(query.page_size, 'page_size', options.maxSize) ?? options.defaultSize;
   return { page, pageSize, offset: (page - 1) * pageSize };
 }
@@ -65,3 +70,20 @@ export function paginate<T>(
     data,
   };
 }
+
+/** Documents `page` and `page_size` with the bounds parsePageRequest enforces for these options. */
+export const ApiPageQuery = (options: { defaultSize: number; maxSize: number }) =>
+  applyDecorators(
+    ApiQuery({
+      name: 'page',
+      required: false,
+      schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 },
+      description: 'Page number, from 1',
+    }),
+    ApiQuery({
+      name: 'page_size',
+      required: false,
+      schema: { type: 'integer', minimum: 1, maximum: options.maxSize, default: options.defaultSize },
+      description: `Results per page (default ${options.defaultSize}, at most ${options.maxSize})`,
+    }),
+  );

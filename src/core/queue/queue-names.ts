@@ -1,10 +1,12 @@
 import { JobsOptions } from 'bullmq';
 
-/** Every BullMQ queue the service uses. Only the worker registers processors for them. */
+/**
+ * Every BullMQ queue the service uses: the API registers (and enqueues to) all of them, and the
+ * worker must have exactly one processor for each (QueueHandlers checks at start-up).
+ */
 export enum QueueName {
   BatchRegistration = 'batch-registration',
   SampleExport = 'sample-export',
-  Maintenance = 'maintenance',
 }
 
 export const ALL_QUEUES: readonly QueueName[] = Object.values(QueueName);

@@ -5,6 +5,7 @@ import { APP_CONFIG } from '../config/app-config.token';
 import { redisConnectionOptions } from '../redis/redis-connection';
 import { QueueErrorLogger } from './queue-error-logger';
 import { ALL_QUEUES, DEFAULT_JOB_OPTIONS } from './queue-names';
+import { QueueStats } from './queue-stats';
 
 /**
  * One BullMQ connection setup for producers (API) and consumers (worker). BullMQ needs
@@ -20,10 +21,12 @@ import { ALL_QUEUES, DEFAULT_JOB_OPTIONS } from './queue-names';
         prefix: `${config.redis.keyPrefix}:bull`,
         defaultJobOptions: DEFAULT_JOB_OPTIONS,
       }),
+      // Workers start only in the worker process, after QueueHandlers has checked them.
+      extraOptions: { manualRegistration: true },
     }),
     BullModule.registerQueue(...ALL_QUEUES.map((name) => ({ name }))),
   ],
-  providers: [QueueErrorLogger],
-  exports: [BullModule],
+  providers: [QueueErrorLogger, QueueStats],
+  exports: [BullModule, QueueStats],
 })
 export class QueueModule {}

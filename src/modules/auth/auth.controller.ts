@@ -169,6 +169,7 @@ export class AuthController {
   @ApiBearerAuth('bearer')
   @ApiOperation({ summary: 'The active developer token pairs (never the tokens themselves).' })
   @ApiOkResponse({ type: DeveloperTokenListResponse })
+  @ApiUnauthorizedResponse({ type: ErrorBody })
   async listDeveloperTokens(@CurrentUser() caller: AuthenticatedUser): Promise<DeveloperTokenListResponse> {
     const pairs = await this.tokens.listDeveloperPairs(caller.userId);
     return {

@@ -4,11 +4,12 @@ import { FilesModule } from '../files/files.module';
 import { BackgroundJob } from './background-job.entity';
 import { BackgroundJobsController } from './background-jobs.controller';
 import { BackgroundJobsService } from './background-jobs.service';
+import { QueuesController } from './queues.controller';
 
-/** Job rows, their queue entries, and GET/cancel/download for users. */
+/** Job rows, their queue entries, GET/cancel/download for users, and the staff queue view. */
 @Module({
   imports: [TypeOrmModule.forFeature([BackgroundJob]), FilesModule],
-  controllers: [BackgroundJobsController],
+  controllers: [BackgroundJobsController, QueuesController],
   providers: [BackgroundJobsService],
   exports: [BackgroundJobsService, FilesModule],
 })

@@ -32,7 +32,7 @@ import type { Request, Response } from 'express';
 import { AuthenticatedUser, CurrentUser } from '../../core/auth/authenticated-user';
 import { AcceptsContentTypes } from '../../core/http/content-type.guard';
 import { ErrorBody } from '../../core/http/error-body';
-import { parsePageRequest } from '../../core/http/pagination';
+import { ApiPageQuery, parsePageRequest } from '../../core/http/pagination';
 import { contentDisposition } from '../background-jobs/background-jobs.controller';
 import { BatchesService, UploadedSpreadsheet } from './batches.service';
 import { BatchHistoryListResponse, BatchHistoryResponse, BatchQueuedResponse, BatchUploadForm } from './dto/batch.dto';
@@ -76,10 +76,10 @@ export class BatchesController {
   @Get()
   @ApiOperation({ summary: 'Batch history: your batches and your teams’ (staff: all), newest first.' })
   @ApiQuery({ name: 'status', required: false, enum: ['pending', 'processing', 'completed', 'failed'] })
-  @ApiQuery({ name: 'registry_code', required: false })
-  @ApiQuery({ name: 'page', required: false, type: Number })
-  @ApiQuery({ name: 'page_size', required: false, type: Number })
+  @ApiQuery({ name: 'registry_code', required: false, type: String })
+  @ApiPageQuery({ defaultSize: 25, maxSize: 500 })
   @ApiOkResponse({ type: BatchHistoryListResponse })
+  @ApiBadRequestResponse({ type: ErrorBody, description: 'A query parameter is out of bounds.' })
   list(
     @Req() req: Request,
     @Query() query: Record<string, unknown>,
@@ -90,10 +90,10 @@ export class BatchesController {
 
   @Get('completed')
   @ApiOperation({ summary: 'Completed batches, in the same shape as the history.' })
-  @ApiQuery({ name: 'registry_code', required: false })
-  @ApiQuery({ name: 'page', required: false, type: Number })
-  @ApiQuery({ name: 'page_size', required: false, type: Number })
+  @ApiQuery({ name: 'registry_code', required: false, type: String })
+  @ApiPageQuery({ defaultSize: 25, maxSize: 500 })
   @ApiOkResponse({ type: BatchHistoryListResponse })
+  @ApiBadRequestResponse({ type: ErrorBody, description: 'A query parameter is out of bounds.' })
   completed(
     @Req() req: Request,
     @Query() query: Record<string, unknown>,

@@ -1,42 +1,24 @@
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { Job, Worker } from 'bullmq';
-import { AppConfig } from '../../core/config/app-config';
-import { InjectAppConfig } from '../../core/config/app-config.token';
+import { Metrics } from '../../core/metrics/metrics';
 import { QueueName } from '../../core/queue/queue-names';
-import { startQueueWorker } from '../../core/queue/queue-worker';
+import { QueueProcessor } from '../../core/queue/queue-processor';
+import { BackgroundJobProcessor } from '../background-jobs/background-job.processor';
 import { BackgroundJobsService } from '../background-jobs/background-jobs.service';
 import { SampleExportBuilder } from './sample-export.builder';
 
 /** Worker side of sample exports: one BullMQ job per BackgroundJob row (same id). */
-@Injectable()
-export class SampleExportProcessor implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger(SampleExportProcessor.name);
-  private worker?: Worker<{ jobId: string }>;
+@QueueProcessor(QueueName.SampleExport)
+export class SampleExportProcessor extends BackgroundJobProcessor {
+  protected readonly failureMessage = 'The export could not be produced because of an internal error.';
 
   constructor(
     private readonly builder: SampleExportBuilder,
-    private readonly jobs: BackgroundJobsService,
-    @InjectAppConfig() private readonly config: AppConfig,
-  ) {}
-
-  onModuleInit(): void {
-    this.worker = startQueueWorker(this.config, QueueName.SampleExport, (job) => this.process(job));
+    jobs: BackgroundJobsService,
+    metrics: Metrics,
+  ) {
+    super(jobs, metrics);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.worker?.close();
-  }
-
-  async process(job: Job<{ jobId: string }>): Promise<void> {
-    try {
-      await this.builder.run(job.data.jobId);
-    } catch (error) {
-      const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      this.logger.error(
-        `Export job ${job.data.jobId} attempt ${job.attemptsMade + 1} failed: ${(error as Error).stack}`,
-      );
-      if (final) await this.jobs.fail(job.data.jobId, 'The export could not be produced because of an internal error.');
-      throw error;
-    }
+  protected run(jobId: string): Promise<void> {
+    return this.builder.run(jobId);
   }
 }

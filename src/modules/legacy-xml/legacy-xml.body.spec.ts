@@ -1,12 +1,10 @@
-import { readFileSync } from 'fs';
-import path from 'path';
+import { readFixture } from '../../../test/fixtures/fixtures';
 import { legacyXmlFromField, legacyXmlFromRequestBody } from './legacy-xml.body';
 import { LegacyXmlError, LegacyXmlErrorReason } from './legacy-xml.error';
 import { mapLegacySample } from './legacy-xml.mapper';
 import { parseLegacySamplesDocument } from './legacy-xml.parser';
 
-const EXAMPLES_DIR = path.join(__dirname, '..', '..', '..', '..', 'shared', 'reference', 'legacy-xml', 'examples');
-const EXAMPLE = readFileSync(path.join(EXAMPLES_DIR, 'sesardoc_v1_upload_example.xml'), 'utf8');
+const EXAMPLE = readFixture('legacy-xml', 'examples', 'sesardoc_v1_upload_example.xml');
 
 /** A document whose text needs every character a naive form parser trips over: & = + % ; and spaces. */
 const TRICKY = `<?xml version="1.0" encoding="UTF-8"?>

@@ -1,3 +1,4 @@
+import { readFixture } from '../../../test/fixtures/fixtures';
 import { readFileSync } from 'fs';
 import path from 'path';
 import {
@@ -13,8 +14,7 @@ import {
 } from './legacy-xml.mapper';
 import { LegacyXmlElement, parseLegacySamplesDocument } from './legacy-xml.parser';
 
-const EXAMPLES_DIR = path.join(__dirname, '..', '..', '..', '..', 'shared', 'reference', 'legacy-xml', 'examples');
-const readExample = (file: string) => readFileSync(path.join(EXAMPLES_DIR, file), 'utf8');
+const readExample = (file: string) => readFixture('legacy-xml', 'examples', file);
 
 const parseOne = (xml: string): LegacyXmlElement => parseLegacySamplesDocument(xml)[0];
 const mapDocument = (xml: string): LegacySampleBody => mapLegacySample(parseOne(xml));

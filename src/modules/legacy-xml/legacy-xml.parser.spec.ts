@@ -1,11 +1,9 @@
-import { readFileSync, readdirSync } from 'fs';
-import path from 'path';
+import { fixtureXmlFiles, readFixture } from '../../../test/fixtures/fixtures';
 import { LegacyXmlError } from './legacy-xml.error';
 import { LegacyXmlElement, parseLegacySamplesDocument } from './legacy-xml.parser';
 
-const EXAMPLES_DIR = path.join(__dirname, '..', '..', '..', '..', 'shared', 'reference', 'legacy-xml', 'examples');
-const exampleFiles = readdirSync(EXAMPLES_DIR).filter((file) => file.endsWith('.xml'));
-const readExample = (file: string) => readFileSync(path.join(EXAMPLES_DIR, file), 'utf8');
+const exampleFiles = fixtureXmlFiles('legacy-xml', 'examples');
+const readExample = (file: string) => readFixture('legacy-xml', 'examples', file);
 
 /** The error thrown by parsing `xml`, failing the test if it parses or throws anything else. */
 function parseError(xml: string, maxBytes?: number, maxElements?: number): LegacyXmlError {

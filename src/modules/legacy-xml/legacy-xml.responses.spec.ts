@@ -1,5 +1,4 @@
-import { readFileSync } from 'fs';
-import path from 'path';
+import { readFixture } from '../../../test/fixtures/fixtures';
 import { Parser } from 'xml2js';
 import {
   LEGACY_XML_DEPRECATION_HEADERS,
@@ -11,8 +10,7 @@ import {
   legacyResultsDocument,
 } from './legacy-xml.responses';
 
-const RESPONSES_DIR = path.join(__dirname, '..', '..', '..', '..', 'shared', 'reference', 'legacy-xml', 'responses');
-const readResponse = (file: string) => readFileSync(path.join(RESPONSES_DIR, file), 'utf8');
+const readResponse = (file: string) => readFixture('legacy-xml', 'responses', file);
 
 /** An XML document as old clients see it: names, attributes, trimmed text and child order; whitespace aside. */
 interface XmlTree {

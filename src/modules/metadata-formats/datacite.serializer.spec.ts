@@ -1,19 +1,10 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dataCiteSchema, readFixture } from '../../../test/fixtures/fixtures';
 import { validateXML } from 'xmllint-wasm';
 import { parseStringPromise } from 'xml2js';
 import { DATACITE_RELATION_TYPES, dataCiteRelationType, toDataCiteXml } from './datacite.serializer';
 import { fullSampleDto, minimalSampleDto } from './sample-dto.examples';
 
 const OPTIONS = { publisher: 'Test Registry' };
-const SCHEMA_DIR = join(__dirname, '..', '..', '..', '..', 'shared', 'reference', 'datacite-4.6');
-
-const schema = { fileName: 'metadata.xsd', contents: readFileSync(join(SCHEMA_DIR, 'metadata.xsd'), 'utf8') };
-const includes = readdirSync(join(SCHEMA_DIR, 'include')).map((file) => ({
-  fileName: `include/${file}`,
-  contents: readFileSync(join(SCHEMA_DIR, 'include', file), 'utf8'),
-}));
-
 /**
  * Validates documents against the DataCite 4.6 XSD (its includes loaded under the names
  * metadata.xsd references), all in one xmllint run since each run starts a worker.
@@ -21,8 +12,7 @@ const includes = readdirSync(join(SCHEMA_DIR, 'include')).map((file) => ({
 async function schemaErrors(...documents: string[]): Promise<string[]> {
   const result = await validateXML({
     xml: documents.map((contents, index) => ({ fileName: `sample-${index}.xml`, contents })),
-    schema: [schema],
-    preload: includes,
+    ...dataCiteSchema(),
   });
   return result.errors.map((error) => error.rawMessage);
 }
@@ -335,7 +325,7 @@ describe('toDataCiteXml', () => {
 
 describe('dataCiteRelationType', () => {
   it('knows exactly the relation types of the 4.6 schema', () => {
-    const xsd = readFileSync(join(SCHEMA_DIR, 'include', 'datacite-relationType-v4.xsd'), 'utf8');
+    const xsd = readFixture('datacite-4.6', 'include', 'datacite-relationType-v4.xsd');
     const inSchema = [...xsd.matchAll(/<xs:enumeration value="([^"]+)"/g)].map((match) => match[1]);
     expect([...DATACITE_RELATION_TYPES]).toEqual(inSchema);
   });

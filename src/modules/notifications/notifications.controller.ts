@@ -14,7 +14,7 @@ import type { Request } from 'express';
 import { AuthenticatedUser, CurrentUser } from '../../core/auth/authenticated-user';
 import { ApiError } from '../../core/http/api-error';
 import { ErrorBody } from '../../core/http/error-body';
-import { parsePageRequest } from '../../core/http/pagination';
+import { ApiPageQuery, parsePageRequest } from '../../core/http/pagination';
 import { NotificationListResponse, NotificationResponse } from './dto/notification.dto';
 import { NotificationsService } from './notifications.service';
 
@@ -41,8 +41,7 @@ export class NotificationsController {
       'Which are written at all follows your notification_preferences, e.g. {"batch_feedback": "in_app" | "email" | "none"}.',
   })
   @ApiQuery({ name: 'unread', required: false, enum: ['true', 'false'], description: 'true: only those not read yet' })
-  @ApiQuery({ name: 'page', required: false, type: Number })
-  @ApiQuery({ name: 'page_size', required: false, type: Number, description: 'Default 25, maximum 200' })
+  @ApiPageQuery({ defaultSize: 25, maxSize: 200 })
   @ApiOkResponse({ type: NotificationListResponse })
   @ApiBadRequestResponse({
     type: ErrorBody,

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiBadRequestResponse,
@@ -18,7 +18,7 @@ import { AuthenticatedUser, CurrentUser } from '../../core/auth/authenticated-us
 import { Public } from '../../core/auth/public.decorator';
 import { ApiError } from '../../core/http/api-error';
 import { ErrorBody } from '../../core/http/error-body';
-import { paginate, parsePageRequest } from '../../core/http/pagination';
+import { ApiPageQuery, paginate, parsePageRequest } from '../../core/http/pagination';
 import { REGISTRY_PUBLISHER } from '../metadata-formats/metadata-options';
 import { negotiateSampleFormat, renderSample } from '../metadata-formats/sample-formats';
 import { ApiSampleRepresentations } from '../metadata-formats/sample-formats.openapi';
@@ -37,6 +37,17 @@ function igsnOf(params: { igsn?: string; prefix?: string; suffix?: string }): st
   return params.prefix !== undefined ? `${params.prefix}/${params.suffix ?? ''}` : (params.igsn ?? '');
 }
 
+/** The substring filters of the search (longer values are refused). */
+const TEXT_FILTER = { type: 'string', maxLength: 255 } as const;
+
+/** A sample's two path spellings: `{igsn}`, or its DOI form as `{prefix}/{suffix}`. */
+const ApiIgsnPath = () =>
+  applyDecorators(
+    ApiParam({ name: 'igsn', description: 'e.g. IEABC0001 (the DOI form 10.5072/IEABC0001 also works)' }),
+    ApiParam({ name: 'prefix', description: 'The DOI prefix of the IGSN, e.g. 10.5072' }),
+    ApiParam({ name: 'suffix', description: 'The IGSN after its DOI prefix, e.g. IEABC0001' }),
+  );
+
 @ApiTags('samples')
 @Controller('samples')
 export class SamplesController {
@@ -48,15 +59,19 @@ export class SamplesController {
     summary:
       'Search samples. Anonymous callers see public published samples; with a token the default scope is personal.',
   })
-  @ApiQuery({ name: 'q', required: false, description: 'Substring of IGSN or sample name' })
-  @ApiQuery({ name: 'name', required: false, description: 'Substring of the sample name' })
-  @ApiQuery({ name: 'igsn', required: false, description: 'Substring of the IGSN' })
-  @ApiQuery({ name: 'object_type', required: false, description: 'Leaf label(s), comma-separated' })
-  @ApiQuery({ name: 'country', required: false, description: 'ISO 3166-1 alpha-2 code(s), comma-separated' })
+  @ApiQuery({ name: 'q', required: false, description: 'Substring of IGSN or sample name', schema: TEXT_FILTER })
+  @ApiQuery({ name: 'name', required: false, description: 'Substring of the sample name', schema: TEXT_FILTER })
+  @ApiQuery({ name: 'igsn', required: false, description: 'Substring of the IGSN', schema: TEXT_FILTER })
+  @ApiQuery({ name: 'object_type', required: false, description: 'Leaf label(s), comma-separated', type: String })
+  @ApiQuery({
+    name: 'country',
+    required: false,
+    description: 'ISO 3166-1 alpha-2 code(s), comma-separated',
+    schema: { type: 'string', pattern: '^[A-Za-z]{2}( *, *[A-Za-z]{2})*$' },
+  })
   @ApiQuery({ name: 'scope', required: false, enum: SEARCH_SCOPES })
   @ApiQuery({ name: 'is_draft', required: false, enum: ['true', 'false'] })
-  @ApiQuery({ name: 'page', required: false, type: Number })
-  @ApiQuery({ name: 'page_size', required: false, type: Number, description: 'Default 25, maximum 2000' })
+  @ApiPageQuery({ defaultSize: 25, maxSize: 2000 })
   @ApiOkResponse({ type: SampleListResponse })
   @ApiBadRequestResponse({
     type: ErrorBody,
@@ -107,7 +122,7 @@ export class SamplesController {
       '(header and one row). `?format=json|jsonld|datacite|csv` chooses the same and wins over Accept. ' +
       'Visibility is the same in every format.',
   })
-  @ApiParam({ name: 'igsn', description: 'e.g. IEABC0001 (the DOI form 10.5072/IEABC0001 also works)' })
+  @ApiIgsnPath()
   @ApiSampleRepresentations()
   @ApiUnauthorizedResponse({
     type: ErrorBody,
@@ -135,7 +150,7 @@ export class SamplesController {
 
   @Patch([':igsn', ':prefix/:suffix'])
   @ApiBearerAuth('bearer')
-  @ApiParam({ name: 'igsn', description: 'e.g. IEABC0001 (the DOI form 10.5072/IEABC0001 also works)' })
+  @ApiIgsnPath()
   @ApiOperation({ summary: 'Update a sample: send only the fields to change; lists sent replace the stored lists.' })
   @ApiOkResponse({ type: SampleResponse })
   @ApiBadRequestResponse(INVALID)
@@ -152,7 +167,7 @@ export class SamplesController {
   @Post([':igsn/deactivate', ':prefix/:suffix/deactivate'])
   @HttpCode(200)
   @ApiBearerAuth('bearer')
-  @ApiParam({ name: 'igsn', description: 'e.g. IEABC0001 (the DOI form 10.5072/IEABC0001 also works)' })
+  @ApiIgsnPath()
   @ApiOperation({ summary: 'Deactivate a sample; it is never returned by fetch or search again.' })
   @ApiOkResponse({ type: SampleResponse })
   @ApiBadRequestResponse({

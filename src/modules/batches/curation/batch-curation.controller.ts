@@ -7,14 +7,13 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiQuery,
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AuthenticatedUser, CurrentUser } from '../../../core/auth/authenticated-user';
 import { ErrorBody } from '../../../core/http/error-body';
-import { parsePageRequest } from '../../../core/http/pagination';
+import { ApiPageQuery, parsePageRequest } from '../../../core/http/pagination';
 import { DeactivateSampleDto } from '../../samples/dto/sample-write.dto';
 import { DEACTIVATE_REASONS } from '../../samples/sample.entity';
 import { BatchCurationReader } from './batch-curation.reader';
@@ -29,7 +28,7 @@ import {
 } from './dto/curation.dto';
 
 const NOT_FOUND = { type: ErrorBody, example: { message: 'Batch not found.', errors: {} } };
-const BATCH_ID = { name: 'id', description: 'The batch id (BatchHistory.id)', example: 42 };
+const BATCH_ID = { name: 'id', description: 'The batch id (BatchHistory.id), e.g. 42', type: String };
 
 @ApiTags('batch curation')
 @ApiBearerAuth('bearer')
@@ -52,8 +51,7 @@ export class BatchCurationController {
       'The curation view of a batch: fields shared by every sample (with the template’s labels), the fields that ' +
       'differ as columns, and one page of samples over those columns (always with igsn and name).',
   })
-  @ApiQuery({ name: 'page', required: false, type: Number })
-  @ApiQuery({ name: 'page_size', required: false, type: Number, description: 'Default 100, maximum 1000' })
+  @ApiPageQuery({ defaultSize: 100, maxSize: 1000 })
   @ApiOkResponse({ type: CurationDetailResponse })
   @ApiBadRequestResponse({
     type: ErrorBody,
@@ -79,8 +77,7 @@ export class BatchCurationController {
       'The audit trail of a batch, newest first: who submitted, accepted, deactivated or gave feedback, when, ' +
       'from which state to which, and how many samples changed.',
   })
-  @ApiQuery({ name: 'page', required: false, type: Number })
-  @ApiQuery({ name: 'page_size', required: false, type: Number, description: 'Default 25, maximum 500' })
+  @ApiPageQuery({ defaultSize: 25, maxSize: 500 })
   @ApiOkResponse({ type: CurationEventListResponse })
   events(
     @Req() req: Request,

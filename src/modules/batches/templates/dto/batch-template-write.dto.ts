@@ -75,7 +75,7 @@ export class CreateBatchTemplateDto {
    * Id of a leaf object type (also accepted: its leaf label, or the ObjectType object a read
    * returns). Null: each row names its own object type.
    */
-  @ApiPropertyOptional({ oneOf: [{ type: 'integer' }, { type: 'string' }], nullable: true, example: 21 })
+  @ApiPropertyOptional({ oneOf: [{ type: 'integer', nullable: true }, { type: 'string' }], example: 21 })
   @IsOptional()
   object_type?: unknown;
 
