@@ -3,6 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { AppConfig } from '../../core/config/app-config';
+import { InjectAppConfig } from '../../core/config/app-config.token';
+import { sampleDoiStatus } from '../datacite/dto/sample-doi-status.dto';
 import { IgsnService } from './igsn.service';
 import { SampleAccessFacts } from './sample-access.policy';
 import { SampleCollector, SampleDto } from './dto/sample.dto';
@@ -87,6 +90,9 @@ export interface SampleRow {
   batch_id: number | null;
   created_at: Date;
   updated_at: Date;
+  doi_state: string | null;
+  doi_updated_at: Date | null;
+  doi_error: string | null;
 }
 
 /**
@@ -110,7 +116,9 @@ export const SAMPLE_SELECT = `
          ca.id AS current_archive_id, ca.label AS current_archive_label,
          oa.id AS original_archive_id, oa.label AS original_archive_label,
          s.related_resources, s.metadata_store_status, s.publish_date, s.is_deactivated, s.deactivate_reason,
-         s.user_owner_id, s.team_owner_id, s.batch_id, s.created_at, s.updated_at
+         s.user_owner_id, s.team_owner_id, s.batch_id, s.created_at, s.updated_at,
+         CASE WHEN sd.version > sd.delivered_version THEN 'pending' ELSE sd.state END AS doi_state,
+         sd.updated_at AS doi_updated_at, sd.error AS doi_error
     FROM sample s
     JOIN object_type ot ON ot.id = s.object_type_id
     LEFT JOIN sample ps ON ps.id = s.parent_sample_id
@@ -120,6 +128,7 @@ export const SAMPLE_SELECT = `
     LEFT JOIN launch_type lt ON lt.id = lp.launch_type_id
     LEFT JOIN archive ca ON ca.id = s.current_archive_id
     LEFT JOIN archive oa ON oa.id = s.original_archive_id
+    LEFT JOIN sample_doi sd ON sd.sample_id = s.id
     LEFT JOIN LATERAL (
       SELECT json_agg(json_build_object(
                'id', c.id,
@@ -152,6 +161,7 @@ export class SampleReader {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly igsn: IgsnService,
+    @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 
   async rows(where: string, params: unknown[], tail = '', manager?: EntityManager): Promise<SampleRow[]> {
@@ -266,6 +276,10 @@ export class SampleReader {
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),
       can_edit: canEdit,
+      doi: sampleDoiStatus(
+        { state: row.doi_state, updatedAt: row.doi_updated_at, error: row.doi_error },
+        this.config.datacite !== null,
+      ),
     };
   }
 }

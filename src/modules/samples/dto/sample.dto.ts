@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { SampleDoiStatus } from '../../datacite/dto/sample-doi-status.dto';
 import { DEACTIVATE_REASONS, LENGTH_UNITS, RelatedResource, STORE_STATUSES } from '../sample.entity';
 
 export class SampleCollectorIndividual {
@@ -223,6 +224,8 @@ export class SampleDto {
   /** Whether the caller may PATCH or deactivate this sample. */
   @ApiProperty({ example: true })
   can_edit: boolean;
+  /** DataCite registration of the IGSN (read-only). */
+  doi: SampleDoiStatus;
 }
 
 export class SampleResponse {
