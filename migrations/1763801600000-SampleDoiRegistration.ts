@@ -108,9 +108,14 @@ export class SampleDoiRegistration1763801600000 implements MigrationInterface {
     await queryRunner.query(`
       CREATE INDEX idx_sample_sitemap ON sample (id) INCLUDE (igsn, updated_at, publish_date)
         WHERE metadata_store_status = 'published' AND NOT is_deactivated`);
+    // Children of a sample: landing pages link them, DataCite records list them (HasPart).
+    await queryRunner.query(
+      'CREATE INDEX idx_sample_parent ON sample (parent_sample_id) WHERE parent_sample_id IS NOT NULL',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query('DROP INDEX idx_sample_parent');
     await queryRunner.query('DROP INDEX idx_sample_sitemap');
     await queryRunner.query('DROP TRIGGER sample_doi_update ON sample');
     await queryRunner.query('DROP TRIGGER sample_doi_insert ON sample');

@@ -4,6 +4,7 @@ import { AgentsModule } from './modules/agents/agents.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { BackgroundJobsModule } from './modules/background-jobs/background-jobs.module';
 import { BatchesModule } from './modules/batches/batches.module';
+import { DataCiteModule } from './modules/datacite/datacite.module';
 import { ExportsModule } from './modules/exports/exports.module';
 import { LegacyXmlModule } from './modules/legacy-xml/legacy-xml.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
@@ -25,4 +26,5 @@ export const FEATURE_MODULES: Type[] = [
   BatchesModule,
   ExportsModule,
   NotificationsModule,
+  DataCiteModule,
 ];

@@ -4,10 +4,11 @@ import { CoreModule } from './core/core.module';
 import { FEATURE_MODULES } from './feature-modules';
 import { JobRecoveryService } from './modules/background-jobs/job-recovery.service';
 import { BatchRegistrationProcessor } from './modules/batches/batch-registration.processor';
+import { DoiDeliveryProcessor } from './modules/datacite/doi-delivery.processor';
 import { SampleExportProcessor } from './modules/exports/sample-export.processor';
 
 /** Processors run only here: the API enqueues, the worker consumes. */
-export const PROCESSORS: Type[] = [BatchRegistrationProcessor, SampleExportProcessor];
+export const PROCESSORS: Type[] = [BatchRegistrationProcessor, SampleExportProcessor, DoiDeliveryProcessor];
 
 /** Worker-only services: the sweep that re-enqueues jobs Redis lost and deletes expired files. */
 const WORKER_SERVICES: Type[] = [JobRecoveryService];

@@ -5,6 +5,7 @@ export enum QueueName {
   BatchRegistration = 'batch-registration',
   SampleExport = 'sample-export',
   Maintenance = 'maintenance',
+  DoiRegistration = 'doi-registration',
 }
 
 export const ALL_QUEUES: readonly QueueName[] = Object.values(QueueName);

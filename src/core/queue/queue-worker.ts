@@ -13,12 +13,13 @@ export function startQueueWorker<T>(
   config: AppConfig,
   queue: QueueName,
   handler: (job: Job<T>) => Promise<void>,
+  options: { concurrency?: number } = {},
 ): Worker<T> {
   const logger = new Logger(`Worker:${queue}`);
   const worker = new Worker<T>(queue, handler, {
     connection: { ...redisConnectionOptions(config), maxRetriesPerRequest: null },
     prefix: `${config.redis.keyPrefix}:bull`,
-    concurrency: config.worker.concurrency,
+    concurrency: options.concurrency ?? config.worker.concurrency,
     lockDuration: config.worker.lockDurationMs,
     stalledInterval: config.worker.stalledIntervalMs,
     maxStalledCount: 3,

@@ -7,6 +7,7 @@ import { IgsnService } from './igsn.service';
 import { SampleAccessPolicy } from './sample-access.policy';
 import { Sample, SampleCollector } from './sample.entity';
 import { SampleReader } from './sample.reader';
+import { SamplePublicationRepository } from './sample-publication.repository';
 import { SampleReferences } from './sample-references';
 import { SamplesController } from './samples.controller';
 import { SamplesService } from './samples.service';
@@ -15,7 +16,21 @@ import { SamplesService } from './samples.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Sample, SampleCollector]), AccountsModule, AgentsModule, VocabulariesModule],
   controllers: [SamplesController],
-  providers: [SamplesService, SampleReader, SampleAccessPolicy, IgsnService, SampleReferences],
-  exports: [SamplesService, SampleReader, SampleAccessPolicy, IgsnService, SampleReferences],
+  providers: [
+    SamplesService,
+    SampleReader,
+    SampleAccessPolicy,
+    IgsnService,
+    SampleReferences,
+    SamplePublicationRepository,
+  ],
+  exports: [
+    SamplesService,
+    SampleReader,
+    SampleAccessPolicy,
+    IgsnService,
+    SampleReferences,
+    SamplePublicationRepository,
+  ],
 })
 export class SamplesModule {}
