@@ -78,13 +78,13 @@ export class SampleDoiRegistration1763801600000 implements MigrationInterface {
               next_attempt_at = now(), updated_at = now();
         PERFORM sample_doi_touch(ARRAY(
           SELECT DISTINCT parent FROM (
-            SELECT n.parent_sample_id AS parent, o.parent_sample_id AS old_parent
+            SELECT n.parent_sample_id AS new_parent, o.parent_sample_id AS old_parent
               FROM updated_samples n JOIN previous_samples o ON o.id = n.id
              WHERE n.parent_sample_id IS DISTINCT FROM o.parent_sample_id
                 OR n.metadata_store_status IS DISTINCT FROM o.metadata_store_status
                 OR n.is_deactivated IS DISTINCT FROM o.is_deactivated
                 OR n.publish_date IS DISTINCT FROM o.publish_date
-          ) moved, LATERAL (VALUES (moved.parent), (moved.old_parent)) AS p(parent)
+          ) moved, LATERAL (VALUES (moved.new_parent), (moved.old_parent)) AS p(parent)
            WHERE parent IS NOT NULL AND parent NOT IN (SELECT id FROM updated_samples)));
         PERFORM pg_notify('sample_doi', '');
         RETURN NULL;

@@ -49,7 +49,8 @@ export class DoiRegistrationController {
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<DoiSyncResponse> {
     const igsn = params.prefix !== undefined ? `${params.prefix}/${params.suffix ?? ''}` : (params.igsn ?? '');
-    return { data: await this.registration.resendSample(igsn, user) };
+    this.registration.requireStaff(user);
+    return { data: await this.registration.resendSample(igsn) };
   }
 
   @Get('datacite/status')
@@ -58,6 +59,7 @@ export class DoiRegistrationController {
   @ApiUnauthorizedResponse({ type: ErrorBody })
   @ApiForbiddenResponse(STAFF_ONLY)
   async status(@CurrentUser() user: AuthenticatedUser): Promise<DoiSummaryResponse> {
-    return { data: await this.registration.summary(user) };
+    this.registration.requireStaff(user);
+    return { data: await this.registration.summary() };
   }
 }

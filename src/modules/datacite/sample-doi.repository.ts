@@ -27,14 +27,24 @@ export interface DoiSummary {
 export class SampleDoiRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  /** The rows of an `UPDATE … RETURNING` (TypeORM answers those with `[rows, affected]`). */
+  private async updateReturning<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+    const [rows]: [T[], number] = await this.dataSource.query(sql, params);
+    return rows;
+  }
+
   /**
    * Takes up to `limit` due rows for `leaseMs`: another worker skips them until the lease ends
    * (a worker that dies mid-request leaves its rows to be taken again then).
    */
   async claimDue(limit: number, leaseMs: number): Promise<ClaimedDoi[]> {
-    const rows: { sample_id: string; version: string; at_datacite: boolean; attempts: number }[] =
-      await this.dataSource.query(
-        `UPDATE sample_doi d SET claimed_until = now() + $2 * interval '1 millisecond'
+    const rows = await this.updateReturning<{
+      sample_id: string;
+      version: string;
+      at_datacite: boolean;
+      attempts: number;
+    }>(
+      `UPDATE sample_doi d SET claimed_until = now() + $2 * interval '1 millisecond'
           WHERE d.sample_id IN (
             SELECT sample_id FROM sample_doi
              WHERE version > delivered_version AND next_attempt_at <= now()
@@ -43,8 +53,8 @@ export class SampleDoiRepository {
              LIMIT $1
              FOR UPDATE SKIP LOCKED)
         RETURNING d.sample_id, d.version, d.at_datacite, d.attempts`,
-        [limit, leaseMs],
-      );
+      [limit, leaseMs],
+    );
     return rows
       .map((row) => ({
         sampleId: String(row.sample_id),
@@ -59,8 +69,8 @@ export class SampleDoiRepository {
   async recordDelivered(claim: ClaimedDoi, state: 'findable' | 'registered' | 'pending', sent: boolean) {
     await this.dataSource.query(
       `UPDATE sample_doi
-          SET delivered_version = $2, state = $3, at_datacite = at_datacite OR $4, error = NULL, attempts = 0,
-              claimed_until = NULL, updated_at = CASE WHEN state = $3 THEN updated_at ELSE now() END
+          SET delivered_version = $2, state = $3::varchar, at_datacite = at_datacite OR $4, error = NULL, attempts = 0,
+              claimed_until = NULL, updated_at = CASE WHEN state = $3::varchar THEN updated_at ELSE now() END
         WHERE sample_id = $1`,
       [claim.sampleId, claim.version, state, sent],
     );
@@ -90,7 +100,7 @@ export class SampleDoiRepository {
 
   /** Embargoes that have ended make their samples due (they may now be published at DataCite). */
   async releaseEndedEmbargoes(): Promise<number> {
-    const rows: unknown[] = await this.dataSource.query(
+    const rows = await this.updateReturning(
       `UPDATE sample_doi
           SET version = version + 1, embargo_until = NULL, next_attempt_at = now(), attempts = 0, error = NULL,
               updated_at = now()
@@ -114,7 +124,7 @@ export class SampleDoiRepository {
 
   /** Makes every failed sample due again; how many. */
   async resendFailed(): Promise<number> {
-    const rows: unknown[] = await this.dataSource.query(
+    const rows = await this.updateReturning(
       `UPDATE sample_doi
           SET version = version + 1, next_attempt_at = now(), attempts = 0, claimed_until = NULL, updated_at = now()
         WHERE state = 'failed' AND version = delivered_version
