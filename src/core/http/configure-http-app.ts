@@ -11,6 +11,8 @@ import { requestIdMiddleware } from './request-id.middleware';
 export const API_PREFIX = 'api';
 /** Deprecated v1 XML paths that live outside /api/. */
 export const LEGACY_PATHS = ['webservices/upload.php', 'webservices/update.php'];
+/** Public pages outside /api/: sample landing pages (where DOIs resolve) and the sitemap. */
+export const PUBLIC_PAGE_PATHS = ['samples/:igsn', 'samples/:prefix/:suffix', 'sitemap.xml', 'sitemaps/:file'];
 /** Routes that read their body as raw bytes (the legacy XML endpoints): the JSON and form parsers skip them. */
 export const RAW_BODY_PATHS = [...LEGACY_PATHS, `${API_PREFIX}/samples/legacy-xml`].map((path) => `/${path}`);
 
@@ -38,7 +40,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
     maxAge: 600,
   });
   for (const parser of bodyParsers(config, RAW_BODY_PATHS)) express.use(parser);
-  express.setGlobalPrefix(API_PREFIX, { exclude: LEGACY_PATHS });
+  express.setGlobalPrefix(API_PREFIX, { exclude: [...LEGACY_PATHS, ...PUBLIC_PAGE_PATHS] });
   express.enableShutdownHooks();
 
   const document = buildOpenApiDocument(app);
