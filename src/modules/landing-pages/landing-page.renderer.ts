@@ -60,7 +60,8 @@ body { margin: 0; font: 1rem/1.55 system-ui, -apple-system, "Segoe UI", Roboto, 
 header, main, footer { max-width: 46rem; margin: 0 auto; padding: 0 1rem; }
 header { padding-top: 1rem; color: #4a4a4a; font-size: .95rem; }
 h1 { font-size: 1.75rem; line-height: 1.2; margin: .5rem 0 .25rem; overflow-wrap: anywhere; }
-h2 { font-size: 1.2rem; margin: 2rem 0 .5rem; border-bottom: 1px solid #d0d0d0; padding-bottom: .25rem; }
+h2 { font-size: 1.25rem; margin: 2rem 0 .5rem; border-bottom: 1px solid #d0d0d0; padding-bottom: .25rem; }
+h3 { font-size: 1.05rem; margin: 1rem 0 .25rem; }
 a { color: #0b4f9c; text-decoration-thickness: .08em; }
 a:focus-visible, button:focus-visible { outline: 3px solid #0b4f9c; outline-offset: 2px; }
 .identifier { font-size: 1.05rem; overflow-wrap: anywhere; }
@@ -183,7 +184,7 @@ export function renderLandingPage(input: LandingPageInput): string {
   ).join('');
 
   const jsonLd = toSchemaOrgJsonLd(sample, { ...metadata, baseUrl });
-  const body = `<header><a href="/">${text(metadata.publisher)}</a> · Sample</header>
+  const body = `<header>${text(metadata.publisher)} · Sample</header>
 <main>
 <h1>${text(sample.name)}</h1>
 <p class="identifier">IGSN ${link(doiUrl(sample.igsn), sample.igsn)}</p>
@@ -250,7 +251,7 @@ export function renderGonePage(status: 404 | 410, publisher: string): string {
       : 'No public sample has this IGSN. It may not be published yet, or the identifier may be mistyped.';
   return page(
     heading,
-    `<header><a href="/">${text(publisher)}</a></header>
+    `<header>${text(publisher)}</header>
 <main>
 <h1>${text(heading)}</h1>
 <p>${text(explanation)}</p>

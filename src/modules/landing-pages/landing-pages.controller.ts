@@ -1,21 +1,22 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../core/auth/public.decorator';
 import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
+import { PUBLIC_PAGES_MOUNT } from '../../core/http/configure-http-app';
 import { REGISTRY_PUBLISHER } from '../metadata-formats/metadata-options';
 import { LANDING_PAGE_CSP, renderGonePage, renderLandingPage } from './landing-page.renderer';
 import { LandingPagesService } from './landing-pages.service';
 import { PAGE_FILE, SitemapService } from './sitemap.service';
 
 /**
- * Public pages outside /api/: a landing page per published sample (where its DOI resolves) and the
+ * Public pages outside /api/ (`/samples/{igsn}`, `/sitemap.xml`; see PUBLIC_PAGES_MOUNT): a landing page per published sample (where its DOI resolves) and the
  * sitemap search engines harvest them from. Anonymous and cacheable.
  */
-@ApiTags('public pages')
+@ApiExcludeController()
 @Public()
-@Controller()
+@Controller(PUBLIC_PAGES_MOUNT)
 export class LandingPagesController {
   constructor(
     private readonly pages: LandingPagesService,
@@ -27,16 +28,8 @@ export class LandingPagesController {
     return this.config.publicUrl ?? `${req.protocol}://${req.host}`;
   }
 
+  /** `/samples/{igsn}` (DOI form, suffix, any case): the page of a public sample; 404/410 pages otherwise. */
   @Get(['samples/:igsn', 'samples/:prefix/:suffix'])
-  @ApiOperation({
-    summary: 'Landing page of a published sample (HTML), where its DOI resolves.',
-    description:
-      'IGSN in DOI form, bare suffix, any letter case. Drafts, samples pending review, embargoed and unknown ' +
-      'samples answer a 404 page, deactivated ones a 410 page.',
-  })
-  @ApiParam({ name: 'igsn', description: 'e.g. IEABC0001 (the DOI form 10.5072/IEABC0001 also works)' })
-  @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'The HTML page, with schema.org JSON-LD embedded.' })
   async landingPage(
     @Param() params: { igsn?: string; prefix?: string; suffix?: string },
     @Req() req: Request,
@@ -63,20 +56,14 @@ export class LandingPagesController {
     );
   }
 
+  /** `/sitemap.xml`: a `<urlset>`, or a `<sitemapindex>` beyond 50,000 public samples. */
   @Get('sitemap.xml')
-  @ApiOperation({
-    summary: 'Sitemap of the public landing pages (a sitemap index beyond 50,000 samples).',
-  })
-  @ApiProduces('application/xml')
-  @ApiOkResponse({ description: '`<urlset>` or `<sitemapindex>`.' })
   async sitemapRoot(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.sendXml(res, await this.sitemap.root(this.baseUrl(req)));
   }
 
+  /** `/sitemaps/samples-{n}.xml`: one page of the index. */
   @Get('sitemaps/:file')
-  @ApiOperation({ summary: 'One page of the sitemap index (`samples-{n}.xml`).' })
-  @ApiProduces('application/xml')
-  @ApiOkResponse({ description: '`<urlset>`' })
   async sitemapPage(@Param('file') file: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const match = PAGE_FILE.exec(file);
     const xml = match ? await this.sitemap.page(Number(match[1]), this.baseUrl(req)) : undefined;
