@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Makes sure PostgreSQL and Redis answer on 127.0.0.1 (5432, 6379) and Chromium is installed (for
 # the browser test). A service that does not answer is started; one that is not installed is
-# installed from Debian's packages first. A PostgreSQL we
-# install ourselves is set to trust local TCP connections, as the tests and .env.example expect.
+# installed from Debian's packages first. A PostgreSQL we install ourselves is set to trust local
+# TCP connections, as the tests and .env.example expect.
 set -euo pipefail
 
 SUDO=""
