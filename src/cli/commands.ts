@@ -52,17 +52,18 @@ type Command = (flags: Flags, app: () => Promise<INestApplicationContext>, confi
 
 export const COMMANDS: Record<string, { usage: string; run: Command }> = {
   'doi:sync': {
-    usage: 'doi:sync (--failed | --igsn IGSN)',
+    usage: 'doi:sync (--failed | --all | --igsn IGSN)',
     run: async (flags, app) => {
-      onlyFlags(flags, ['failed', 'igsn']);
+      onlyFlags(flags, ['failed', 'all', 'igsn']);
       const igsn = optionalText(flags, 'igsn');
-      if ((flags.failed === true) === (igsn !== undefined)) throw new CliUsageError('Give --failed or --igsn.');
+      const chosen = [flags.failed === true, flags.all === true, igsn !== undefined].filter(Boolean).length;
+      if (chosen !== 1) throw new CliUsageError('Give one of --failed, --all or --igsn.');
       const registration = (await app()).get(DoiRegistrationService);
       if (igsn !== undefined) {
         const sample = await registration.resendSample(igsn);
         return { resent: 1, sample, status: await registration.summary() };
       }
-      return { ...(await registration.resendFailed()), status: await registration.summary() };
+      return { ...(await registration.resendMany(flags.all === true)), status: await registration.summary() };
     },
   },
   'db:migrate': {

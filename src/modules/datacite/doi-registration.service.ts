@@ -58,9 +58,13 @@ export class DoiRegistrationService {
     };
   }
 
-  async resendFailed(): Promise<{ resent: number }> {
+  /**
+   * Every failed sample, or (`all`, after moving to another DataCite system) every sample: that
+   * system has none of them yet, so nothing counts as registered there.
+   */
+  async resendMany(all = false): Promise<{ resent: number }> {
     this.requireEnabled();
-    const resent = await this.outbox.resendFailed();
+    const resent = await this.outbox.resendMany(all);
     if (resent) await this.wake();
     return { resent };
   }

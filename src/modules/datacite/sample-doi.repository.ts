@@ -122,15 +122,16 @@ export class SampleDoiRepository {
     return rows.length > 0;
   }
 
-  /** Makes every failed sample due again; how many. */
-  async resendFailed(): Promise<number> {
-    const rows = await this.updateReturning(
+  /** Makes every failed sample (or, `all`, every sample) due again; how many. */
+  async resendMany(all: boolean): Promise<number> {
+    const [, count]: [unknown, number] = await this.dataSource.query(
       `UPDATE sample_doi
-          SET version = version + 1, next_attempt_at = now(), attempts = 0, claimed_until = NULL, updated_at = now()
-        WHERE state = 'failed' AND version = delivered_version
-      RETURNING sample_id`,
+          SET version = version + 1, next_attempt_at = now(), attempts = 0, claimed_until = NULL, updated_at = now(),
+              at_datacite = at_datacite AND NOT $1
+        WHERE $1 OR (state = 'failed' AND version = delivered_version)`,
+      [all],
     );
-    return rows.length;
+    return count;
   }
 
   async status(sampleId: string): Promise<{ state: string; updatedAt: Date; error: string | null } | undefined> {
