@@ -6,8 +6,8 @@ import { dataCiteAttributes } from '../metadata-formats/datacite.mapping';
 import { REGISTRY_PUBLISHER, sampleLandingUrl } from '../metadata-formats/metadata-options';
 import { IgsnService } from '../samples/igsn.service';
 import { SampleAccessPolicy } from '../samples/sample-access.policy';
-import { SamplePublicationRepository } from '../samples/sample-publication.repository';
-import { SampleReader, SampleRow, accessFacts } from '../samples/sample.reader';
+import { SampleMapper, SampleRow, accessFacts } from '../samples/sample.mapper';
+import { SampleRepository } from '../samples/sample.repository';
 import { DataCiteClient, DeliveryOutcome, doiDocument } from './datacite.client';
 import { ClaimedDoi, SampleDoiRepository } from './sample-doi.repository';
 
@@ -52,8 +52,9 @@ export class DoiDeliveryService {
 
   constructor(
     private readonly outbox: SampleDoiRepository,
-    private readonly reader: SampleReader,
-    private readonly publication: SamplePublicationRepository,
+    private readonly samples: SampleRepository,
+    private readonly mapper: SampleMapper,
+    private readonly policy: SampleAccessPolicy,
     private readonly igsn: IgsnService,
     private readonly clock: Clock,
     @InjectAppConfig() private readonly config: AppConfig,
@@ -91,10 +92,10 @@ export class DoiDeliveryService {
   private async deliverAll(claims: ClaimedDoi[], datacite: DataCiteConfig, result: DrainResult): Promise<void> {
     const now = this.clock.now();
     const rows = new Map(
-      (await this.reader.byIds(claims.map((claim) => Number(claim.sampleId)))).map((row) => [row.id, row]),
+      (await this.samples.byIds(claims.map((claim) => Number(claim.sampleId)))).map((row) => [row.id, row]),
     );
     const children = new Map<string, string[]>();
-    for (const child of await this.publication.publicChildren([...rows.keys()], now)) {
+    for (const child of await this.samples.childrenOf([...rows.keys()], this.policy.publicCondition('s', now, 0))) {
       const list = children.get(child.parentId) ?? [];
       list.push(this.igsn.toDoi(child.igsn));
       children.set(child.parentId, list);
@@ -113,7 +114,7 @@ export class DoiDeliveryService {
   }
 
   private async send(row: SampleRow, isPublic: boolean, children: string[]): Promise<DeliveryOutcome> {
-    const sample = this.reader.toDto(row, false);
+    const sample = this.mapper.toDto(row, false);
     const attributes = dataCiteAttributes(sample, { publisher: REGISTRY_PUBLISHER }, { children });
     const url = sampleLandingUrl(this.config.publicUrl ?? '', sample.igsn);
     return this.client!.putDoi(doiDocument(attributes, url, isPublic ? 'publish' : 'hide'));

@@ -7,7 +7,7 @@ import { InjectAppConfig } from '../../core/config/app-config.token';
 import { ApiError } from '../../core/http/api-error';
 import { QueueName } from '../../core/queue/queue-names';
 import { IgsnService } from '../samples/igsn.service';
-import { SampleReader } from '../samples/sample.reader';
+import { SampleRepository } from '../samples/sample.repository';
 import { SampleDoiStatus, sampleDoiStatus } from './dto/sample-doi-status.dto';
 import { DoiSummary, SampleDoiRepository } from './sample-doi.repository';
 
@@ -22,7 +22,7 @@ export const DRAIN_JOB = 'drain';
 export class DoiRegistrationService {
   constructor(
     private readonly outbox: SampleDoiRepository,
-    private readonly reader: SampleReader,
+    private readonly samples: SampleRepository,
     private readonly igsn: IgsnService,
     @InjectQueue(QueueName.DoiRegistration) private readonly queue: Queue,
     @InjectAppConfig() private readonly config: AppConfig,
@@ -43,7 +43,7 @@ export class DoiRegistrationService {
 
   async resendSample(igsn: string): Promise<{ igsn: string; doi: SampleDoiStatus }> {
     const suffix = this.igsn.parse(igsn);
-    const row = suffix ? await this.reader.byIgsn(suffix) : undefined;
+    const row = suffix ? await this.samples.byIgsn(suffix) : undefined;
     if (!row) throw ApiError.notFound('Sample not found.');
     this.requireEnabled();
     await this.outbox.resend(row.id);

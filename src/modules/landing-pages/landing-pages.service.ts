@@ -3,8 +3,8 @@ import { Clock } from '../../core/clock';
 import { SampleDto } from '../samples/dto/sample.dto';
 import { IgsnService } from '../samples/igsn.service';
 import { SampleAccessPolicy } from '../samples/sample-access.policy';
-import { SamplePublicationRepository } from '../samples/sample-publication.repository';
-import { SampleReader, accessFacts } from '../samples/sample.reader';
+import { SampleMapper, accessFacts } from '../samples/sample.mapper';
+import { SampleRepository } from '../samples/sample.repository';
 import { LandingPageLink } from './landing-page.renderer';
 
 export type LandingPageSample =
@@ -14,23 +14,24 @@ export type LandingPageSample =
 @Injectable()
 export class LandingPagesService {
   constructor(
-    private readonly reader: SampleReader,
-    private readonly publication: SamplePublicationRepository,
+    private readonly samples: SampleRepository,
+    private readonly mapper: SampleMapper,
+    private readonly policy: SampleAccessPolicy,
     private readonly igsn: IgsnService,
     private readonly clock: Clock,
   ) {}
 
   async find(igsn: string): Promise<LandingPageSample> {
     const suffix = this.igsn.parse(igsn);
-    const row = suffix ? await this.reader.byIgsn(suffix) : undefined;
+    const row = suffix ? await this.samples.byIgsn(suffix) : undefined;
     if (!row) return { kind: 'not-found' };
     if (row.is_deactivated) return { kind: 'deactivated' };
     const now = this.clock.now();
     if (!SampleAccessPolicy.isPublic(accessFacts(row), now)) return { kind: 'not-found' };
-    const children = await this.publication.publicChildren([row.id], now);
+    const children = await this.samples.childrenOf([row.id], this.policy.publicCondition('s', now, 0));
     return {
       kind: 'public',
-      sample: this.reader.toDto(row, false),
+      sample: this.mapper.toDto(row, false),
       children: children.map((child) => ({ igsn: this.igsn.toDoi(child.igsn), name: child.name })),
     };
   }

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../core/clock';
 import { escapeXmlText } from '../metadata-formats/xml-writer';
 import { IgsnService } from '../samples/igsn.service';
-import { SamplePublicationRepository, SitemapEntry } from '../samples/sample-publication.repository';
+import { SampleAccessPolicy } from '../samples/sample-access.policy';
+import { SampleRepository, SitemapEntry } from '../samples/sample.repository';
 import { landingPath } from './landing-page.renderer';
 
 const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
@@ -22,17 +23,18 @@ export class SitemapService {
   pageSize = SITEMAP_MAX_URLS;
 
   constructor(
-    private readonly publication: SamplePublicationRepository,
+    private readonly samples: SampleRepository,
+    private readonly policy: SampleAccessPolicy,
     private readonly igsn: IgsnService,
     private readonly clock: Clock,
   ) {}
 
   async root(baseUrl: string): Promise<string> {
-    const now = this.clock.now();
-    if (!(await this.publication.morePublicThan(this.pageSize, now))) {
-      return this.urlset(await this.publication.publicInIdRange(0, null, now), baseUrl);
+    const visible = this.policy.publicCondition('s', this.clock.now(), 0);
+    if (!(await this.samples.moreThan(this.pageSize, visible))) {
+      return this.urlset(await this.samples.idRange(0, null, visible), baseUrl);
     }
-    const pages = await this.publication.nonEmptyIdRanges(this.pageSize, now);
+    const pages = await this.samples.nonEmptyIdRanges(this.pageSize, visible);
     const entries = pages.map(
       (page) => `  <sitemap><loc>${escapeXmlText(`${baseUrl}${pagePath(page)}`)}</loc></sitemap>`,
     );
@@ -42,7 +44,8 @@ export class SitemapService {
   /** One page of the index, or undefined when it holds no public sample. */
   async page(page: number, baseUrl: string): Promise<string | undefined> {
     const from = page * this.pageSize;
-    const entries = await this.publication.publicInIdRange(from, from + this.pageSize, this.clock.now());
+    const visible = this.policy.publicCondition('s', this.clock.now(), 0);
+    const entries = await this.samples.idRange(from, from + this.pageSize, visible);
     return entries.length ? this.urlset(entries, baseUrl) : undefined;
   }
 

@@ -3,11 +3,12 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AgentsModule } from '../agents/agents.module';
 import { VocabulariesModule } from '../vocabularies/vocabularies.module';
+import { IgsnMinter } from './igsn-minter';
 import { IgsnService } from './igsn.service';
 import { SampleAccessPolicy } from './sample-access.policy';
 import { Sample, SampleCollector } from './sample.entity';
-import { SampleReader } from './sample.reader';
-import { SamplePublicationRepository } from './sample-publication.repository';
+import { SampleMapper } from './sample.mapper';
+import { SampleRepository } from './sample.repository';
 import { SampleReferences } from './sample-references';
 import { SamplesController } from './samples.controller';
 import { SamplesService } from './samples.service';
@@ -18,19 +19,21 @@ import { SamplesService } from './samples.service';
   controllers: [SamplesController],
   providers: [
     SamplesService,
-    SampleReader,
+    SampleRepository,
+    SampleMapper,
+    IgsnMinter,
     SampleAccessPolicy,
     IgsnService,
     SampleReferences,
-    SamplePublicationRepository,
   ],
   exports: [
     SamplesService,
-    SampleReader,
+    SampleRepository,
+    SampleMapper,
+    IgsnMinter,
     SampleAccessPolicy,
     IgsnService,
     SampleReferences,
-    SamplePublicationRepository,
   ],
 })
 export class SamplesModule {}
