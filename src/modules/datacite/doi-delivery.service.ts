@@ -49,6 +49,12 @@ export interface DrainResult {
 export class DoiDeliveryService {
   private readonly logger = new Logger(DoiDeliveryService.name);
   private readonly client: DataCiteClient | null;
+  /**
+   * Set when a whole round only earned retries (DataCite down or overloaded): until a request
+   * succeeds again, each sweep sends a probe of `concurrency` rows instead of working through the
+   * backlog request by request, each waiting for its timeout.
+   */
+  private unreachable = false;
 
   constructor(
     private readonly outbox: SampleDoiRepository,
@@ -78,13 +84,18 @@ export class DoiDeliveryService {
     // A lease outlives the slowest request a round can make, so no row is sent twice at once.
     const leaseMs = datacite.timeoutMs * Math.ceil(CLAIM_BATCH / datacite.concurrency) + 60_000;
     for (;;) {
-      const claims = await this.outbox.claimDue(CLAIM_BATCH, leaseMs);
+      const claims = await this.outbox.claimDue(this.unreachable ? datacite.concurrency : CLAIM_BATCH, leaseMs);
       if (!claims.length) break;
+      const before = { ...result };
       await this.deliverAll(claims, datacite, result);
       this.logger.log(
         `DOI delivery: ${result.delivered} delivered, ${result.retrying} to retry, ${result.failed} rejected, ` +
           `${result.skipped} not public yet`,
       );
+      const answered = result.delivered + result.failed - before.delivered - before.failed;
+      const retried = result.retrying - before.retrying;
+      this.unreachable = retried > 0 && answered === 0;
+      if (this.unreachable) break;
     }
     return result;
   }
