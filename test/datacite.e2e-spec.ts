@@ -12,7 +12,8 @@ import { DoiDeliveryProcessor } from '../src/modules/datacite/doi-delivery.proce
 import { createRegistrant, createUserWithToken } from './support/auth';
 import { FakeDataCite } from './support/fake-datacite';
 import { createTestApp } from './support/test-app';
-import { testConfig, testDatabaseUrl } from './support/test-environment';
+import { prepareDatabase } from '../src/core/database/prepare-database';
+import { serverUrls, testConfig, testDatabaseName, testDatabaseUrl, testKeyPrefix } from './support/test-environment';
 
 type Registrant = Awaited<ReturnType<typeof createRegistrant>>;
 
@@ -49,9 +50,17 @@ describe('DataCite DOI registration', () => {
   let staff: Awaited<ReturnType<typeof createUserWithToken>>;
   const http = () => request(app.getHttpServer());
 
+  // A database of its own: the outbox is global, and the samples the other suites create meanwhile
+  // (tens of thousands in batches) would queue ahead of this suite's.
+  const database = `${testDatabaseName()}_datacite`;
+
   beforeAll(async () => {
     await fake.start();
+    const url = new URL(testDatabaseUrl());
+    url.pathname = `/${database}`;
     config = testConfig({
+      DATABASE_URL: url.toString(),
+      REDIS_KEY_PREFIX: `${testKeyPrefix()}-datacite`,
       PUBLIC_URL,
       DATACITE_API_URL: fake.url,
       DATACITE_REPOSITORY_ID: fake.repositoryId,
@@ -59,6 +68,7 @@ describe('DataCite DOI registration', () => {
       DATACITE_CONCURRENCY: '3',
       DATACITE_TIMEOUT_MS: '1000',
     });
+    await prepareDatabase(config);
     app = await createTestApp({ config });
     // The worker side only: the DOI processor, not the batch or export processors of other suites.
     const moduleRef = await Test.createTestingModule({
@@ -68,12 +78,16 @@ describe('DataCite DOI registration', () => {
     worker = await moduleRef.init();
     owner = await createRegistrant(app);
     staff = await createUserWithToken(app, { isStaff: true });
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await worker?.close();
     await app?.close();
     await fake.stop();
+    const client = new Client({ connectionString: serverUrls().database });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await client.end();
   });
 
   const minimal = (extra: Record<string, unknown> = {}) => ({
@@ -271,7 +285,7 @@ describe('DataCite DOI registration', () => {
   }, 30_000);
 
   it('sends nothing before the change commits', async () => {
-    const client = new Client({ connectionString: testDatabaseUrl() });
+    const client = new Client({ connectionString: config.database.url });
     await client.connect();
     const suffix = `${owner.code}T${randomUUID().slice(0, 3).toUpperCase()}`;
     try {
@@ -315,7 +329,7 @@ describe('DataCite DOI registration', () => {
   }, 45_000);
 
   it('says "disabled" and refuses re-sending when DataCite is not configured', async () => {
-    const plain = await createTestApp();
+    const plain = await createTestApp({ config: testConfig({ DATABASE_URL: config.database.url }) });
     try {
       const created = await request(plain.getHttpServer())
         .post('/api/samples/')
