@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Makes sure PostgreSQL and Redis answer on 127.0.0.1 (5432, 6379). A service that does not answer
-# is started; one that is not installed is installed from Debian's packages first. A PostgreSQL we
-# install ourselves is set to trust local TCP connections, as the tests and .env.example expect.
+# Makes sure PostgreSQL and Redis answer on 127.0.0.1 (5432, 6379) and Chromium is installed (for
+# the browser test). A service that does not answer is started; one that is not installed is
+# installed from Debian's packages first. A PostgreSQL we install ourselves is set to trust local
+# TCP connections, as the tests and .env.example expect.
 set -euo pipefail
 
 SUDO=""
@@ -75,4 +76,11 @@ if ! answers 6379; then
   wait_for 6379 Redis
 fi
 
-echo "ensure-services: PostgreSQL and Redis answer on 127.0.0.1"
+# The landing-page e2e test drives a real headless browser: Debian's chromium (browser builds
+# cannot be downloaded here, so puppeteer-core is pointed at it; CHROMIUM_PATH overrides).
+if [ -z "${CHROMIUM_PATH:-}" ] && ! [ -x /usr/bin/chromium ]; then
+  echo "ensure-services: installing Chromium"
+  apt_install chromium
+fi
+
+echo "ensure-services: PostgreSQL and Redis answer on 127.0.0.1; Chromium at ${CHROMIUM_PATH:-/usr/bin/chromium}"

@@ -4,7 +4,9 @@ import { AgentsModule } from './modules/agents/agents.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { BackgroundJobsModule } from './modules/background-jobs/background-jobs.module';
 import { BatchesModule } from './modules/batches/batches.module';
+import { DataCiteModule } from './modules/datacite/datacite.module';
 import { ExportsModule } from './modules/exports/exports.module';
+import { LandingPagesModule } from './modules/landing-pages/landing-pages.module';
 import { LegacyXmlModule } from './modules/legacy-xml/legacy-xml.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
 import { SamplesModule } from './modules/samples/samples.module';
@@ -25,4 +27,6 @@ export const FEATURE_MODULES: Type[] = [
   BatchesModule,
   ExportsModule,
   NotificationsModule,
+  DataCiteModule,
+  LandingPagesModule,
 ];

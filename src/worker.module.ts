@@ -9,10 +9,11 @@ import { ProcessorClass, processorProvider } from './core/queue/queue-processor'
 import { FEATURE_MODULES } from './feature-modules';
 import { JobRecoveryService } from './modules/background-jobs/job-recovery.service';
 import { BatchRegistrationProcessor } from './modules/batches/batch-registration.processor';
+import { DoiDeliveryProcessor } from './modules/datacite/doi-delivery.processor';
 import { SampleExportProcessor } from './modules/exports/sample-export.processor';
 
 /** Processors run only here: the API enqueues, the worker consumes. One per queue (QueueHandlers checks). */
-export const PROCESSORS: ProcessorClass[] = [BatchRegistrationProcessor, SampleExportProcessor];
+export const PROCESSORS: ProcessorClass[] = [BatchRegistrationProcessor, SampleExportProcessor, DoiDeliveryProcessor];
 
 /**
  * Worker-only services: the sweep that re-enqueues jobs Redis lost and deletes expired files, the

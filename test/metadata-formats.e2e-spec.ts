@@ -496,7 +496,7 @@ describe('sample metadata formats (content negotiation on GET /api/samples/{igsn
           { '@id': 'https://example.org/report?a=1&b=2', description: 'Cruise report' },
         ],
       });
-      expect(document.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/api/samples/${sample.igsn}/$`));
+      expect(document.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/samples/${sample.igsn.split('/')[1]}$`));
       expect(document.keywords).toEqual(
         expect.arrayContaining(['Pleistocene', 'Layer 2A', 'Rock > Igneous>Volcanic', 'Rock > Basalt']),
       );

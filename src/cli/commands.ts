@@ -7,6 +7,7 @@ import { ApiError } from '../core/http/api-error';
 import { AccountsService } from '../modules/accounts/accounts.service';
 import { ConnectionService } from '../modules/auth/connection.service';
 import { TokenService } from '../modules/auth/token.service';
+import { DoiRegistrationService } from '../modules/datacite/doi-registration.service';
 import { CliModule } from './cli.module';
 
 export type Flags = Record<string, string | true>;
@@ -50,6 +51,21 @@ function onlyFlags(flags: Flags, allowed: string[]): void {
 type Command = (flags: Flags, app: () => Promise<INestApplicationContext>, config: AppConfig) => Promise<object>;
 
 export const COMMANDS: Record<string, { usage: string; run: Command }> = {
+  'doi:sync': {
+    usage: 'doi:sync (--failed | --all | --igsn IGSN)',
+    run: async (flags, app) => {
+      onlyFlags(flags, ['failed', 'all', 'igsn']);
+      const igsn = optionalText(flags, 'igsn');
+      const chosen = [flags.failed === true, flags.all === true, igsn !== undefined].filter(Boolean).length;
+      if (chosen !== 1) throw new CliUsageError('Give one of --failed, --all or --igsn.');
+      const registration = (await app()).get(DoiRegistrationService);
+      if (igsn !== undefined) {
+        const sample = await registration.resendSample(igsn);
+        return { resent: 1, sample, status: await registration.summary() };
+      }
+      return { ...(await registration.resendMany(flags.all === true)), status: await registration.summary() };
+    },
+  },
   'db:migrate': {
     usage: 'db:migrate',
     run: async (flags, _app, config) => {

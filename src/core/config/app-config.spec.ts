@@ -47,6 +47,12 @@ describe('loadAppConfig', () => {
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY must be true or false'],
     [{ CORS_ORIGINS: 'example.org' }, 'CORS_ORIGINS must be * or a comma-separated list'],
     [{ JWT_ACCESS_TTL: '1w' }, 'JWT_ACCESS_TTL must be a duration'],
+    [{ PUBLIC_URL: 'registry.example.org' }, 'PUBLIC_URL must be a URL'],
+    [{ DATACITE_API_URL: 'https://api.test.datacite.org' }, 'DATACITE_REPOSITORY_ID is required when DATACITE_API_URL'],
+    [
+      { DATACITE_API_URL: 'https://api.test.datacite.org', DATACITE_REPOSITORY_ID: 'A.B', DATACITE_PASSWORD: 'p' },
+      'PUBLIC_URL is required when DataCite registration is configured',
+    ],
   ])('rejects %j', (override, expected) => {
     expect(errorFor({ ...base, ...override })).toContain(expected);
   });
@@ -73,6 +79,27 @@ describe('loadAppConfig', () => {
       workerPort: 9100,
     });
     expect(errorFor({ ...base, METRICS_TOKEN: 'short' })).toContain('METRICS_TOKEN must be 16-256 printable');
+  });
+
+  it('turns DataCite registration off unless configured, and on with all of it', () => {
+    const off = loadAppConfig(base);
+    expect(off.datacite).toBeNull();
+    expect(off.publicUrl).toBeNull();
+    const on = loadAppConfig({
+      ...base,
+      PUBLIC_URL: 'https://registry.example.org/',
+      DATACITE_API_URL: 'https://api.test.datacite.org/',
+      DATACITE_REPOSITORY_ID: 'ABC.XYZ',
+      DATACITE_PASSWORD: 'secret',
+    });
+    expect(on.publicUrl).toBe('https://registry.example.org');
+    expect(on.datacite).toEqual({
+      apiUrl: 'https://api.test.datacite.org',
+      repositoryId: 'ABC.XYZ',
+      password: 'secret',
+      concurrency: 4,
+      timeoutMs: 30000,
+    });
   });
 
   it('parses CORS origin lists', () => {

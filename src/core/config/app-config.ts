@@ -65,6 +65,10 @@ export interface AppConfig {
     /** How long an export's file can be downloaded. */
     ttlSeconds: number;
   };
+  /** The registry's public base URL (`https://registry.example.org`): landing pages, sitemap, DOI targets. */
+  publicUrl: string | null;
+  /** DataCite DOI registration; null when DATACITE_* are unset (registration off). */
+  datacite: DataCiteConfig | null;
   log: {
     level: LogLevel;
   };
@@ -84,6 +88,16 @@ export const EXAMPLE_JWT_SECRETS: readonly string[] = [
   'local-development-secret-change-me-0123456789',
   'compose-development-secret-change-me-0123456789',
 ];
+export interface DataCiteConfig {
+  /** REST API base, e.g. `https://api.test.datacite.org`. */
+  apiUrl: string;
+  repositoryId: string;
+  password: string;
+  /** Requests to DataCite in flight at once, per worker. */
+  concurrency: number;
+  /** A request that takes longer is abandoned and retried. */
+  timeoutMs: number;
+}
 
 export class ConfigError extends Error {
   constructor(
@@ -186,6 +200,29 @@ function url(env: Env, name: string, protocols: string[], hint: string): string 
   return value;
 }
 
+const DATACITE_VARIABLES = ['DATACITE_API_URL', 'DATACITE_REPOSITORY_ID', 'DATACITE_PASSWORD'] as const;
+
+/** All three DataCite variables, or none (registration off); registering needs PUBLIC_URL for the DOI targets. */
+function dataCiteConfig(env: Env, publicUrl: string | null): DataCiteConfig | null {
+  const given = DATACITE_VARIABLES.filter((name) => raw(env, name) !== undefined);
+  if (given.length === 0) return null;
+  const missing = DATACITE_VARIABLES.find((name) => raw(env, name) === undefined);
+  if (missing) throw new ConfigError(missing, `is required when ${given[0]} is set (DataCite registration).`);
+  if (publicUrl === null) {
+    throw new ConfigError(
+      'PUBLIC_URL',
+      'is required when DataCite registration is configured (the DOIs resolve to it).',
+    );
+  }
+  return {
+    apiUrl: url(env, 'DATACITE_API_URL', ['http:', 'https:'], 'https://api.test.datacite.org').replace(/\/+$/, ''),
+    repositoryId: required(env, 'DATACITE_REPOSITORY_ID', 'the DataCite repository id, e.g. ABC.XYZ'),
+    password: required(env, 'DATACITE_PASSWORD', 'the DataCite repository password'),
+    concurrency: integer(env, 'DATACITE_CONCURRENCY', 4, 1, 64),
+    timeoutMs: integer(env, 'DATACITE_TIMEOUT_MS', 30000, 100, 600000),
+  };
+}
+
 /** Validates the environment into an AppConfig; throws ConfigError naming the first bad variable. */
 export function loadAppConfig(env: Env): AppConfig {
   const nodeEnv = oneOf(env, 'NODE_ENV', ['development', 'production', 'test'] as const, 'development');
@@ -230,6 +267,12 @@ export function loadAppConfig(env: Env): AppConfig {
     }
   }
 
+  const publicUrl =
+    raw(env, 'PUBLIC_URL') === undefined
+      ? null
+      : url(env, 'PUBLIC_URL', ['http:', 'https:'], 'https://registry.example.org');
+  const datacite = dataCiteConfig(env, publicUrl);
+
   return {
     nodeEnv,
     http: {
@@ -270,6 +313,8 @@ export function loadAppConfig(env: Env): AppConfig {
     },
     igsn: { doiPrefix },
     exports: { ttlSeconds: duration(env, 'EXPORT_TTL', '24h') },
+    publicUrl: publicUrl?.replace(/\/+$/, '') ?? null,
+    datacite,
     log: {
       level: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     },

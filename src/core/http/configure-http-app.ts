@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
+import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { AppConfig } from '../config/app-config';
 import { httpMetricsMiddleware } from '../metrics/http-metrics.middleware';
@@ -15,6 +15,13 @@ import { requestIdMiddleware } from './request-id.middleware';
 export const API_PREFIX = 'api';
 /** Deprecated v1 XML paths that live outside /api/. */
 export const LEGACY_PATHS = ['webservices/upload.php', 'webservices/update.php'];
+/**
+ * Public pages outside /api/ (sample landing pages, where DOIs resolve, and the sitemap) are served
+ * by controllers mounted at /api/{PUBLIC_PAGES_MOUNT}/: excluding `samples/:igsn` from the global
+ * prefix would also move the API's own `samples/:igsn` routes, as exclusion matches route paths.
+ */
+export const PUBLIC_PAGES_MOUNT = 'public-pages';
+const PUBLIC_PAGE_URL = /^\/(?:samples\/|sitemap\.xml(?:$|\?)|sitemaps\/)/;
 /** Routes that read their body as raw bytes (the legacy XML endpoints): the JSON and form parsers skip them. */
 export const RAW_BODY_PATHS = [...LEGACY_PATHS, `${API_PREFIX}/samples/legacy-xml`].map((path) => `/${path}`);
 
@@ -54,6 +61,12 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
     origin: config.http.corsOrigins === '*' ? '*' : config.http.corsOrigins,
     exposedHeaders: ['X-Request-Id', 'Retry-After', 'Deprecation', 'Link', 'Content-Disposition'],
     maxAge: 600,
+  });
+  express.use((req: Request, _res: Response, next: NextFunction) => {
+    if ((req.method === 'GET' || req.method === 'HEAD') && PUBLIC_PAGE_URL.test(req.url)) {
+      req.url = `/${API_PREFIX}/${PUBLIC_PAGES_MOUNT}${req.url}`;
+    }
+    next();
   });
   for (const parser of bodyParsers(config, RAW_BODY_PATHS)) express.use(parser);
   express.setGlobalPrefix(API_PREFIX, { exclude: LEGACY_PATHS });

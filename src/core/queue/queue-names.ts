@@ -7,6 +7,7 @@ import { JobsOptions } from 'bullmq';
 export enum QueueName {
   BatchRegistration = 'batch-registration',
   SampleExport = 'sample-export',
+  DoiRegistration = 'doi-registration',
 }
 
 export const ALL_QUEUES: readonly QueueName[] = Object.values(QueueName);

@@ -22,6 +22,7 @@ function sample(overrides: Partial<SampleDto> = {}): SampleDto {
     other_names: [],
     material_types: [],
     collectors: [],
+    doi: { state: 'pending', updated_at: null, error: null },
     related_resources: [],
     ...overrides,
   };

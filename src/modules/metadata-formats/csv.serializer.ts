@@ -142,6 +142,7 @@ export const SAMPLE_CSV_COLUMNS = [
   column('created_at', 'Created At'),
   column('updated_at', 'Updated At'),
   column('can_edit', 'Can Edit'),
+  column('doi', 'DOI Registration', (doi) => doi.state),
 ] as const satisfies readonly SampleColumn[];
 
 // Compile-time guard: a SampleDto field without a column fails the build here.

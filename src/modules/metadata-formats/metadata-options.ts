@@ -17,7 +17,7 @@ export interface MetadataFormatOptions {
  */
 export const REGISTRY_PUBLISHER = 'Sample Registry';
 
-/** `{baseUrl}/api/samples/{igsn}/`: the API answers for the sample's landing page. */
+/** `{baseUrl}/samples/{suffix}`: the sample's public landing page (HTML), where its DOI resolves to. */
 export function sampleLandingUrl(baseUrl: string, igsn: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/api/samples/${igsn}/`;
+  return `${baseUrl.replace(/\/+$/, '')}/samples/${igsn.split('/').pop() ?? igsn}`;
 }

@@ -31,7 +31,7 @@ describe('toSchemaOrgJsonLd', () => {
         value: '10.5072/IEABC0001',
         url: 'https://doi.org/10.5072/IEABC0001',
       },
-      url: 'https://registry.example.org/api/samples/10.5072/IEABC0001/',
+      url: 'https://registry.example.org/samples/IEABC0001',
       name: 'Basalt <A&B> "dredge" 7',
       alternateName: ['D7-1', 'Field #12'],
       description: 'Pillow basalt, fresh glass rim.\nSecond line: é ü 中文',

@@ -1,5 +1,5 @@
 import { SampleDto } from '../samples/dto/sample.dto';
-import { dataCiteRelationType } from './datacite.serializer';
+import { dataCiteRelationType } from './datacite.mapping';
 import { MetadataFormatOptions, REGISTRY_PUBLISHER, sampleLandingUrl } from './metadata-options';
 import {
   Party,

@@ -1,4 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../../core/config/app-config';
+import { InjectAppConfig } from '../../core/config/app-config.token';
+import { sampleDoiStatus } from '../datacite/dto/sample-doi-status.dto';
 import { SampleCollector, SampleDto } from './dto/sample.dto';
 import { IgsnService } from './igsn.service';
 import { SampleAccessFacts } from './sample-access.policy';
@@ -83,6 +86,9 @@ export interface SampleRow {
   batch_id: number | null;
   created_at: Date;
   updated_at: Date;
+  doi_state: string | null;
+  doi_updated_at: Date | null;
+  doi_error: string | null;
 }
 
 export function accessFacts(row: SampleRow): SampleAccessFacts {
@@ -98,7 +104,10 @@ export function accessFacts(row: SampleRow): SampleAccessFacts {
 /** A stored sample row as the API's sample JSON (CONTRACT §4). */
 @Injectable()
 export class SampleMapper {
-  constructor(private readonly igsn: IgsnService) {}
+  constructor(
+    private readonly igsn: IgsnService,
+    @InjectAppConfig() private readonly config: AppConfig,
+  ) {}
 
   toDto(row: SampleRow, canEdit: boolean): SampleDto {
     const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -190,6 +199,10 @@ export class SampleMapper {
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),
       can_edit: canEdit,
+      doi: sampleDoiStatus(
+        { state: row.doi_state, updatedAt: row.doi_updated_at, error: row.doi_error },
+        this.config.datacite !== null,
+      ),
     };
   }
 }

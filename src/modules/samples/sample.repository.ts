@@ -42,7 +42,9 @@ export const SAMPLE_DETAIL = `
          ca.id AS current_archive_id, ca.label AS current_archive_label,
          oa.id AS original_archive_id, oa.label AS original_archive_label,
          s.related_resources, s.metadata_store_status, s.publish_date, s.is_deactivated, s.deactivate_reason,
-         s.user_owner_id, s.team_owner_id, s.batch_id, s.created_at, s.updated_at
+         s.user_owner_id, s.team_owner_id, s.batch_id, s.created_at, s.updated_at,
+         CASE WHEN sd.version > sd.delivered_version THEN 'pending' ELSE sd.state END AS doi_state,
+         sd.updated_at AS doi_updated_at, sd.error AS doi_error
     FROM sample s
     JOIN object_type ot ON ot.id = s.object_type_id
     LEFT JOIN platform p ON p.id = s.platform_id
@@ -51,6 +53,7 @@ export const SAMPLE_DETAIL = `
     LEFT JOIN launch_type lt ON lt.id = lp.launch_type_id
     LEFT JOIN archive ca ON ca.id = s.current_archive_id
     LEFT JOIN archive oa ON oa.id = s.original_archive_id
+    LEFT JOIN sample_doi sd ON sd.sample_id = s.id
     LEFT JOIN LATERAL (
       SELECT json_agg(json_build_object(
                'id', c.id,
@@ -68,6 +71,17 @@ export const SAMPLE_DETAIL = `
 
 const BY_IGSN = `${SAMPLE_DETAIL} WHERE s.igsn = $1`;
 const BY_IDS = `${SAMPLE_DETAIL} WHERE s.id = ANY($1::bigint[])`;
+
+export interface PublicChild {
+  parentId: string;
+  igsn: string;
+  name: string;
+}
+
+export interface SitemapEntry {
+  igsn: string;
+  updatedAt: Date;
+}
 
 /** Where a keyset page starts: after this (created_at, id), newest first. */
 export interface SampleCursor {
@@ -503,6 +517,75 @@ export class SampleRepository {
     if (analysed.length) {
       this.logger.log(`Analysed ${analysed.join(', ')} (${reason}) in ${Date.now() - started} ms`);
     }
+  }
+
+  // ---------------------------------------------------------------- public pages (landing pages, sitemap, DataCite)
+
+  /*
+   * `visible` is the access policy's condition on alias `s` (SampleAccessPolicy.publicCondition with
+   * offset 0): its parameters come first, the method's own follow.
+   */
+
+  /** Visible children of the given samples, by parent, oldest first (at most `limit` per parent). */
+  async childrenOf(
+    parentIds: readonly (number | string)[],
+    visible: SqlCondition,
+    limit = 1000,
+  ): Promise<PublicChild[]> {
+    if (!parentIds.length) return [];
+    const n = visible.params.length;
+    const rows = await this.pooled<{ parent_id: string; igsn: string; name: string }>(
+      `SELECT p.id AS parent_id, c.igsn, c.name
+         FROM unnest($${n + 1}::bigint[]) AS p(id)
+         CROSS JOIN LATERAL (
+           SELECT s.igsn, s.name FROM sample s
+            WHERE s.parent_sample_id = p.id AND ${visible.sql}
+            ORDER BY s.id LIMIT $${n + 2}
+         ) c`,
+      [...visible.params, parentIds.map(String), limit],
+    );
+    return rows.map((row) => ({ parentId: String(row.parent_id), igsn: row.igsn, name: row.name }));
+  }
+
+  /** True when more than `limit` samples are visible: counts at most limit + 1 index entries. */
+  async moreThan(limit: number, visible: SqlCondition): Promise<boolean> {
+    const [row] = await this.pooled<{ n: string }>(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM sample s WHERE ${visible.sql} LIMIT $${visible.params.length + 1}) v`,
+      [...visible.params, limit + 1],
+    );
+    return Number(row.n) > limit;
+  }
+
+  /**
+   * The id ranges `[k * size, (k + 1) * size)` holding at least one visible sample, found by
+   * skipping through the id index (one probe per range) rather than reading every row.
+   */
+  async nonEmptyIdRanges(size: number, visible: SqlCondition): Promise<number[]> {
+    const step = `$${visible.params.length + 1}::bigint`;
+    const rows = await this.pooled<{ k: string }>(
+      `WITH RECURSIVE ranges(k) AS (
+         SELECT (SELECT s.id FROM sample s WHERE ${visible.sql} ORDER BY s.id LIMIT 1) / ${step}
+         UNION ALL
+         SELECT (SELECT s.id FROM sample s WHERE ${visible.sql} AND s.id >= (r.k + 1) * ${step}
+                  ORDER BY s.id LIMIT 1) / ${step}
+           FROM ranges r WHERE r.k IS NOT NULL
+       )
+       SELECT k FROM ranges WHERE k IS NOT NULL`,
+      [...visible.params, size],
+    );
+    return rows.map((row) => Number(row.k));
+  }
+
+  /** Visible samples with ids in `[from, to)` (to the end when `to` is null), in id order. */
+  async idRange(from: number, to: number | null, visible: SqlCondition): Promise<SitemapEntry[]> {
+    const n = visible.params.length;
+    const rows = await this.pooled<{ igsn: string; updated_at: Date }>(
+      `SELECT s.igsn, s.updated_at FROM sample s
+        WHERE ${visible.sql} AND s.id >= $${n + 1} AND ($${n + 2}::bigint IS NULL OR s.id < $${n + 2})
+        ORDER BY s.id`,
+      [...visible.params, from, to],
+    );
+    return rows.map((row) => ({ igsn: row.igsn, updatedAt: row.updated_at }));
   }
 }
 

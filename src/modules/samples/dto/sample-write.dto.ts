@@ -38,6 +38,7 @@ export const SAMPLE_READ_ONLY_FIELDS = [
   'created_at',
   'updated_at',
   'can_edit',
+  'doi',
 ];
 
 const FINITE = { allowNaN: false, allowInfinity: false };

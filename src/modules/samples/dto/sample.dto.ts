@@ -1,5 +1,6 @@
 import { EXACT_COUNT_LIMIT } from '../sample.repository';
 import { ApiProperty } from '@nestjs/swagger';
+import { SampleDoiStatus } from '../../datacite/dto/sample-doi-status.dto';
 import { DEACTIVATE_REASONS, LENGTH_UNITS, RelatedResource, STORE_STATUSES } from '../sample.entity';
 
 export class SampleCollectorIndividual {
@@ -224,6 +225,8 @@ export class SampleDto {
   /** Whether the caller may PATCH or deactivate this sample. */
   @ApiProperty({ example: true })
   can_edit: boolean;
+  /** DataCite registration of the IGSN (read-only). */
+  doi: SampleDoiStatus;
 }
 
 export class SampleResponse {

@@ -1,0 +1,81 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import { AuthenticatedUser } from '../../core/auth/authenticated-user';
+import { AppConfig } from '../../core/config/app-config';
+import { InjectAppConfig } from '../../core/config/app-config.token';
+import { ApiError } from '../../core/http/api-error';
+import { QueueName } from '../../core/queue/queue-names';
+import { IgsnService } from '../samples/igsn.service';
+import { SampleRepository } from '../samples/sample.repository';
+import { SampleDoiStatus, sampleDoiStatus } from './dto/sample-doi-status.dto';
+import { DoiSummary, SampleDoiRepository } from './sample-doi.repository';
+
+export const DRAIN_JOB = 'drain';
+
+/**
+ * Staff actions on DOI registration (API and CLI): re-send one sample or every failed one, and
+ * the progress summary. Re-sending marks rows due in PostgreSQL, then wakes a worker through the
+ * queue; a lost wake-up only delays delivery until the worker's next sweep.
+ */
+@Injectable()
+export class DoiRegistrationService {
+  constructor(
+    private readonly outbox: SampleDoiRepository,
+    private readonly samples: SampleRepository,
+    private readonly igsn: IgsnService,
+    @InjectQueue(QueueName.DoiRegistration) private readonly queue: Queue,
+    @InjectAppConfig() private readonly config: AppConfig,
+  ) {}
+
+  private requireEnabled(): void {
+    if (!this.config.datacite) {
+      throw ApiError.conflict(
+        'DataCite registration is not configured (DATACITE_API_URL, DATACITE_REPOSITORY_ID, DATACITE_PASSWORD).',
+      );
+    }
+  }
+
+  /** Re-sending and progress are for staff (and the admin CLI, which runs with the installation's rights). */
+  requireStaff(user: AuthenticatedUser): void {
+    if (!user.isStaff && !user.isAdmin) throw ApiError.forbidden('Only staff may re-send samples to DataCite.');
+  }
+
+  async resendSample(igsn: string): Promise<{ igsn: string; doi: SampleDoiStatus }> {
+    const suffix = this.igsn.parse(igsn);
+    const row = suffix ? await this.samples.byIgsn(suffix) : undefined;
+    if (!row) throw ApiError.notFound('Sample not found.');
+    this.requireEnabled();
+    await this.outbox.resend(row.id);
+    await this.wake();
+    const stored = await this.outbox.status(row.id);
+    return {
+      igsn: this.igsn.toDoi(row.igsn),
+      doi: sampleDoiStatus(
+        { state: stored?.state ?? null, updatedAt: stored?.updatedAt ?? null, error: stored?.error ?? null },
+        true,
+      ),
+    };
+  }
+
+  /**
+   * Every failed sample, or (`all`, after moving to another DataCite system) every sample: that
+   * system has none of them yet, so nothing counts as registered there.
+   */
+  async resendMany(all = false): Promise<{ resent: number }> {
+    this.requireEnabled();
+    const resent = await this.outbox.resendMany(all);
+    if (resent) await this.wake();
+    return { resent };
+  }
+
+  async summary(): Promise<DoiSummary & { enabled: boolean }> {
+    return { enabled: this.config.datacite !== null, ...(await this.outbox.summary()) };
+  }
+
+  /** One wake-up per second at most, however many callers ask (the job id de-duplicates). */
+  async wake(): Promise<void> {
+    const second = Math.floor(Date.now() / 1000);
+    await this.queue.add(DRAIN_JOB, {}, { jobId: `drain-${second}`, removeOnComplete: true, removeOnFail: true });
+  }
+}

@@ -1,0 +1,167 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+export interface ClaimedDoi {
+  sampleId: string;
+  version: string;
+  atDataCite: boolean;
+  attempts: number;
+}
+
+export interface DoiSummary {
+  pending: number;
+  retrying: number;
+  findable: number;
+  registered: number;
+  failed: number;
+  oldest_pending_since: string | null;
+}
+
+/**
+ * Every statement on `sample_doi`, the DataCite outbox and state table (see the migration
+ * SampleDoiRegistration). Outcomes are recorded for the version that was sent: a change that
+ * arrived meanwhile leaves the row due again, so the latest state is what DataCite ends up with.
+ */
+@Injectable()
+export class SampleDoiRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The rows of an `UPDATE … RETURNING` (TypeORM answers those with `[rows, affected]`). */
+  private async updateReturning<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+    const [rows]: [T[], number] = await this.dataSource.query(sql, params);
+    return rows;
+  }
+
+  /**
+   * Takes up to `limit` due rows for `leaseMs`: another worker skips them until the lease ends
+   * (a worker that dies mid-request leaves its rows to be taken again then).
+   */
+  async claimDue(limit: number, leaseMs: number): Promise<ClaimedDoi[]> {
+    const rows = await this.updateReturning<{
+      sample_id: string;
+      version: string;
+      at_datacite: boolean;
+      attempts: number;
+    }>(
+      `UPDATE sample_doi d SET claimed_until = now() + $2 * interval '1 millisecond'
+          WHERE d.sample_id IN (
+            SELECT sample_id FROM sample_doi
+             WHERE version > delivered_version AND next_attempt_at <= now()
+               AND (claimed_until IS NULL OR claimed_until < now())
+             ORDER BY next_attempt_at, sample_id
+             LIMIT $1
+             FOR UPDATE SKIP LOCKED)
+        RETURNING d.sample_id, d.version, d.at_datacite, d.attempts`,
+      [limit, leaseMs],
+    );
+    return rows
+      .map((row) => ({
+        sampleId: String(row.sample_id),
+        version: String(row.version),
+        atDataCite: row.at_datacite,
+        attempts: row.attempts,
+      }))
+      .sort((a, b) => Number(a.sampleId) - Number(b.sampleId));
+  }
+
+  /** DataCite holds `state` for this version (or, `sent` false, there was nothing to send yet). */
+  async recordDelivered(claim: ClaimedDoi, state: 'findable' | 'registered' | 'pending', sent: boolean) {
+    await this.dataSource.query(
+      `UPDATE sample_doi
+          SET delivered_version = $2, state = $3::varchar, at_datacite = at_datacite OR $4, error = NULL, attempts = 0,
+              claimed_until = NULL, updated_at = CASE WHEN state = $3::varchar THEN updated_at ELSE now() END
+        WHERE sample_id = $1`,
+      [claim.sampleId, claim.version, state, sent],
+    );
+  }
+
+  /** DataCite refused this version: failed, until the sample changes or staff re-send it. */
+  async recordRejected(claim: ClaimedDoi, message: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE sample_doi
+          SET delivered_version = $2, state = 'failed', error = $3, attempts = attempts + 1,
+              claimed_until = NULL, updated_at = now()
+        WHERE sample_id = $1`,
+      [claim.sampleId, claim.version, message],
+    );
+  }
+
+  /** Not delivered this time: due again after `delayMs`, with the problem visible meanwhile. */
+  async recordRetry(claim: ClaimedDoi, message: string, delayMs: number): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE sample_doi
+          SET error = $2, attempts = attempts + 1, claimed_until = NULL,
+              next_attempt_at = now() + $3 * interval '1 millisecond'
+        WHERE sample_id = $1`,
+      [claim.sampleId, message, delayMs],
+    );
+  }
+
+  /** Embargoes that have ended make their samples due (they may now be published at DataCite). */
+  async releaseEndedEmbargoes(): Promise<number> {
+    const rows = await this.updateReturning(
+      `UPDATE sample_doi
+          SET version = version + 1, embargo_until = NULL, next_attempt_at = now(), attempts = 0, error = NULL,
+              updated_at = now()
+        WHERE embargo_until <= now()
+      RETURNING sample_id`,
+    );
+    return rows.length;
+  }
+
+  /** Makes one sample due now, whatever its state; false when it has no row. */
+  async resend(sampleId: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `INSERT INTO sample_doi AS d (sample_id) VALUES ($1)
+       ON CONFLICT (sample_id) DO UPDATE
+         SET version = d.version + 1, next_attempt_at = now(), attempts = 0, claimed_until = NULL, updated_at = now()
+       RETURNING sample_id`,
+      [sampleId],
+    );
+    return rows.length > 0;
+  }
+
+  /** Makes every failed sample (or, `all`, every sample) due again; how many. */
+  async resendMany(all: boolean): Promise<number> {
+    const [, count]: [unknown, number] = await this.dataSource.query(
+      `UPDATE sample_doi
+          SET version = version + 1, next_attempt_at = now(), attempts = 0, claimed_until = NULL, updated_at = now(),
+              at_datacite = at_datacite AND NOT $1
+        WHERE $1 OR (state = 'failed' AND version = delivered_version)`,
+      [all],
+    );
+    return count;
+  }
+
+  async status(sampleId: string): Promise<{ state: string; updatedAt: Date; error: string | null } | undefined> {
+    const [row]: { state: string; updated_at: Date; error: string | null }[] = await this.dataSource.query(
+      `SELECT CASE WHEN version > delivered_version THEN 'pending' ELSE state END AS state, updated_at, error
+         FROM sample_doi WHERE sample_id = $1`,
+      [sampleId],
+    );
+    return row && { state: row.state, updatedAt: row.updated_at, error: row.error };
+  }
+
+  /** Counts by state, for progress: one pass over the table (staff and the CLI only). */
+  async summary(): Promise<DoiSummary> {
+    const [row]: Record<string, string | Date | null>[] = await this.dataSource.query(
+      `SELECT count(*) FILTER (WHERE version > delivered_version) AS pending,
+              count(*) FILTER (WHERE version > delivered_version AND attempts > 0) AS retrying,
+              count(*) FILTER (WHERE version = delivered_version AND state = 'findable') AS findable,
+              count(*) FILTER (WHERE version = delivered_version AND state = 'registered') AS registered,
+              count(*) FILTER (WHERE version = delivered_version AND state = 'failed') AS failed,
+              min(updated_at) FILTER (WHERE version > delivered_version) AS oldest_pending_since
+         FROM sample_doi`,
+    );
+    const oldest = row.oldest_pending_since as Date | null;
+    return {
+      pending: Number(row.pending),
+      retrying: Number(row.retrying),
+      findable: Number(row.findable),
+      registered: Number(row.registered),
+      failed: Number(row.failed),
+      oldest_pending_since: oldest ? oldest.toISOString() : null,
+    };
+  }
+}

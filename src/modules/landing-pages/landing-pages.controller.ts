@@ -1,0 +1,84 @@
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Public } from '../../core/auth/public.decorator';
+import { AppConfig } from '../../core/config/app-config';
+import { InjectAppConfig } from '../../core/config/app-config.token';
+import { PUBLIC_PAGES_MOUNT } from '../../core/http/configure-http-app';
+import { REGISTRY_PUBLISHER } from '../metadata-formats/metadata-options';
+import { LANDING_PAGE_CSP, renderGonePage, renderLandingPage } from './landing-page.renderer';
+import { LandingPagesService } from './landing-pages.service';
+import { PAGE_FILE, SitemapService } from './sitemap.service';
+
+/**
+ * Public pages outside /api/ (`/samples/{igsn}`, `/sitemap.xml`; see PUBLIC_PAGES_MOUNT): a landing page per published sample (where its DOI resolves) and the
+ * sitemap search engines harvest them from. Anonymous and cacheable.
+ */
+@ApiExcludeController()
+@Public()
+@Controller(PUBLIC_PAGES_MOUNT)
+export class LandingPagesController {
+  constructor(
+    private readonly pages: LandingPagesService,
+    private readonly sitemap: SitemapService,
+    @InjectAppConfig() private readonly config: AppConfig,
+  ) {}
+
+  private baseUrl(req: Request): string {
+    return this.config.publicUrl ?? `${req.protocol}://${req.host}`;
+  }
+
+  /** `/samples/{igsn}` (DOI form, suffix, any case): the page of a public sample; 404/410 pages otherwise. */
+  @Get(['samples/:igsn', 'samples/:prefix/:suffix'])
+  async landingPage(
+    @Param() params: { igsn?: string; prefix?: string; suffix?: string },
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const igsn = params.prefix !== undefined ? `${params.prefix}/${params.suffix ?? ''}` : (params.igsn ?? '');
+    const found = await this.pages.find(igsn);
+    res.setHeader('Content-Security-Policy', LANDING_PAGE_CSP);
+    res.type('html');
+    if (found.kind !== 'public') {
+      const status = found.kind === 'deactivated' ? 410 : 404;
+      res.status(status).setHeader('Cache-Control', 'no-store');
+      res.send(renderGonePage(status, REGISTRY_PUBLISHER));
+      return;
+    }
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.send(
+      renderLandingPage({
+        sample: found.sample,
+        children: found.children,
+        baseUrl: this.baseUrl(req),
+        metadata: { publisher: REGISTRY_PUBLISHER },
+      }),
+    );
+  }
+
+  /** `/sitemap.xml`: a `<urlset>`, or a `<sitemapindex>` beyond 50,000 public samples. */
+  @Get('sitemap.xml')
+  async sitemapRoot(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.sendXml(res, await this.sitemap.root(this.baseUrl(req)));
+  }
+
+  /** `/sitemaps/samples-{n}.xml`: one page of the index. */
+  @Get('sitemaps/:file')
+  async sitemapPage(@Param('file') file: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const match = PAGE_FILE.exec(file);
+    const xml = match ? await this.sitemap.page(Number(match[1]), this.baseUrl(req)) : undefined;
+    if (xml === undefined) {
+      res
+        .status(404)
+        .type('application/xml')
+        .send('<?xml version="1.0" encoding="UTF-8"?>\n<error>Not found</error>\n');
+      return;
+    }
+    this.sendXml(res, xml);
+  }
+
+  private sendXml(res: Response, xml: string): void {
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.type('application/xml; charset=utf-8').send(xml);
+  }
+}
