@@ -7,12 +7,12 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiParam,
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { AuthenticatedUser, CurrentUser } from '../../core/auth/authenticated-user';
 import { ErrorBody } from '../../core/http/error-body';
+import { ApiIgsnPath } from '../samples/igsn-path.openapi';
 import { DoiSummaryResponse, DoiSyncResponse } from './dto/doi-registration.dto';
 import { DoiRegistrationService } from './doi-registration.service';
 
@@ -32,7 +32,7 @@ export class DoiRegistrationController {
       'Marks the sample due for delivery and wakes a worker: published samples are made findable, ' +
       'deactivated ones hidden. Answers at once with the pending state; follow `doi` on the sample.',
   })
-  @ApiParam({ name: 'igsn', description: 'e.g. IEABC0001 (the DOI form 10.5072/IEABC0001 also works)' })
+  @ApiIgsnPath()
   @ApiAcceptedResponse({ type: DoiSyncResponse })
   @ApiUnauthorizedResponse({ type: ErrorBody })
   @ApiForbiddenResponse(STAFF_ONLY)

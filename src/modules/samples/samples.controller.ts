@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiBadRequestResponse,
@@ -8,7 +8,6 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiParam,
   ApiQuery,
   ApiTags,
   ApiUnauthorizedResponse,
@@ -24,6 +23,7 @@ import { negotiateSampleFormat, renderSample } from '../metadata-formats/sample-
 import { ApiSampleRepresentations } from '../metadata-formats/sample-formats.openapi';
 import { CreateSampleDto, DeactivateSampleDto, SEARCH_SCOPES, UpdateSampleDto } from './dto/sample-write.dto';
 import { SampleListResponse, SampleResponse } from './dto/sample.dto';
+import { ApiIgsnPath } from './igsn-path.openapi';
 import { SamplesService } from './samples.service';
 
 const NOT_FOUND = { type: ErrorBody, example: { message: 'Sample not found.', errors: {} } };
@@ -39,14 +39,6 @@ function igsnOf(params: { igsn?: string; prefix?: string; suffix?: string }): st
 
 /** The substring filters of the search (longer values are refused). */
 const TEXT_FILTER = { type: 'string', maxLength: 255 } as const;
-
-/** A sample's two path spellings: `{igsn}`, or its DOI form as `{prefix}/{suffix}`. */
-const ApiIgsnPath = () =>
-  applyDecorators(
-    ApiParam({ name: 'igsn', description: 'e.g. IEABC0001 (the DOI form 10.5072/IEABC0001 also works)' }),
-    ApiParam({ name: 'prefix', description: 'The DOI prefix of the IGSN, e.g. 10.5072' }),
-    ApiParam({ name: 'suffix', description: 'The IGSN after its DOI prefix, e.g. IEABC0001' }),
-  );
 
 @ApiTags('samples')
 @Controller('samples')
