@@ -22,6 +22,11 @@ export interface AppConfig {
     trustProxy: boolean;
     /** Seconds an in-flight request gets to finish after SIGTERM. */
     shutdownGraceSeconds: number;
+    /**
+     * Seconds after SIGTERM during which readiness answers 503 but new connections are still
+     * served, so a load balancer stops routing here before the port closes (at most the grace).
+     */
+    shutdownDrainSeconds: number;
   };
   database: {
     url: string;
@@ -64,6 +69,13 @@ export interface AppConfig {
   exports: {
     /** How long an export's file can be downloaded. */
     ttlSeconds: number;
+    /** Exports one user may have pending or running at once (more: 429). */
+    maxConcurrentPerUser: number;
+  };
+  supervisor: {
+    /** `npm start` gives up when one child crashed this many times within the window. */
+    maxCrashes: number;
+    crashWindowSeconds: number;
   };
   log: {
     level: LogLevel;
@@ -215,6 +227,7 @@ export function loadAppConfig(env: Env): AppConfig {
       corsOrigins,
       trustProxy: boolean(env, 'TRUST_PROXY', false),
       shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 25, 0, 3600),
+      shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 5, 0, 3600),
     },
     database: {
       url: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:'], 'postgres://user@host:5432/database'),
@@ -243,7 +256,14 @@ export function loadAppConfig(env: Env): AppConfig {
       rateLimitPerAccount: integer(env, 'AUTH_RATE_LIMIT_PER_ACCOUNT', 10, 1, 100000),
     },
     igsn: { doiPrefix },
-    exports: { ttlSeconds: duration(env, 'EXPORT_TTL', '24h') },
+    exports: {
+      ttlSeconds: duration(env, 'EXPORT_TTL', '24h'),
+      maxConcurrentPerUser: integer(env, 'EXPORT_MAX_CONCURRENT_PER_USER', 2, 1, 1000),
+    },
+    supervisor: {
+      maxCrashes: integer(env, 'SUPERVISOR_MAX_CRASHES', 5, 1, 1000),
+      crashWindowSeconds: integer(env, 'SUPERVISOR_CRASH_WINDOW_SECONDS', 60, 1, 86400),
+    },
     log: {
       level: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     },

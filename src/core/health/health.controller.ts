@@ -7,6 +7,7 @@ import { Public } from '../auth/public.decorator';
 import { ApiError } from '../http/api-error';
 import { ErrorBody } from '../http/error-body';
 import { REDIS_CLIENT } from '../redis/redis.module';
+import { DrainState } from './drain-state';
 import { HealthResponse } from './health.dto';
 
 const CHECK_TIMEOUT_MS = 2000;
@@ -29,6 +30,7 @@ export class HealthController {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(REDIS_CLIENT) private readonly redis: Redis,
+    private readonly drain: DrainState,
   ) {}
 
   @Get()
@@ -40,7 +42,10 @@ export class HealthController {
 
   @Get('ready')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Readiness: PostgreSQL and Redis both answer. 503 names the dependency that is down.' })
+  @ApiOperation({
+    summary:
+      'Readiness: PostgreSQL and Redis both answer. 503 names the dependency that is down, or says the process is shutting down.',
+  })
   @ApiOkResponse({ type: HealthResponse })
   @ApiServiceUnavailableResponse({
     type: ErrorBody,
@@ -50,6 +55,11 @@ export class HealthController {
     },
   })
   async ready(): Promise<HealthResponse> {
+    if (this.drain.draining) {
+      throw ApiError.serviceUnavailable('Not ready: this API process is shutting down.', {
+        process: ['draining before shutdown'],
+      });
+    }
     const checks = {
       database: () => this.dataSource.query('SELECT 1'),
       redis: () => this.redis.ping(),
