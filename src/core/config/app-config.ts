@@ -72,6 +72,12 @@ export interface AppConfig {
     /** Exports one user may have pending or running at once (more: 429). */
     maxConcurrentPerUser: number;
   };
+  batches: {
+    /** Cells (filled in) a batch's Samples sheet may hold; the worker stops reading past it. */
+    maxCells: number;
+    /** Bytes an uploaded workbook may inflate to, counted as inflated (zip bombs lie about sizes). */
+    maxInflatedBytes: number;
+  };
   supervisor: {
     /** `npm start` gives up when one child crashed this many times within the window. */
     maxCrashes: number;
@@ -259,6 +265,10 @@ export function loadAppConfig(env: Env): AppConfig {
     exports: {
       ttlSeconds: duration(env, 'EXPORT_TTL', '24h'),
       maxConcurrentPerUser: integer(env, 'EXPORT_MAX_CONCURRENT_PER_USER', 2, 1, 1000),
+    },
+    batches: {
+      maxCells: integer(env, 'BATCH_MAX_CELLS', 3_000_000, 1, 1_000_000_000),
+      maxInflatedBytes: byteSize(env, 'BATCH_MAX_INFLATED_BYTES', '400mb'),
     },
     supervisor: {
       maxCrashes: integer(env, 'SUPERVISOR_MAX_CRASHES', 5, 1, 1000),

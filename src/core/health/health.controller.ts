@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } f
 import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
+import { withTimeout } from '../async/with-timeout';
 import { Public } from '../auth/public.decorator';
 import { ApiError } from '../http/api-error';
 import { ErrorBody } from '../http/error-body';
@@ -11,17 +12,6 @@ import { DrainState } from './drain-state';
 import { HealthResponse } from './health.dto';
 
 const CHECK_TIMEOUT_MS = 2000;
-
-function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`${what} did not answer within ${CHECK_TIMEOUT_MS} ms`)),
-      CHECK_TIMEOUT_MS,
-    );
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 @ApiTags('health')
 @Public()
@@ -67,7 +57,7 @@ export class HealthController {
     const results = await Promise.all(
       Object.entries(checks).map(async ([name, check]) => {
         try {
-          await withTimeout(check(), name);
+          await withTimeout(check(), CHECK_TIMEOUT_MS, name);
           return [name, null] as const;
         } catch (error) {
           return [name, error instanceof Error ? error.message : String(error)] as const;
