@@ -20,6 +20,8 @@ export interface AppConfig {
     corsOrigins: '*' | string[];
     /** Honour X-Forwarded-* headers (behind a reverse proxy). */
     trustProxy: boolean;
+    /** Anonymous searches and lists per minute from one IP address; 0 turns the limit off. */
+    anonymousReadsPerMinute: number;
     /** Seconds an in-flight request gets to finish after SIGTERM. */
     shutdownGraceSeconds: number;
     /**
@@ -232,6 +234,7 @@ export function loadAppConfig(env: Env): AppConfig {
       xmlLimit: byteSize(env, 'XML_BODY_LIMIT', '5mb'),
       corsOrigins,
       trustProxy: boolean(env, 'TRUST_PROXY', false),
+      anonymousReadsPerMinute: integer(env, 'ANONYMOUS_RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
       shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 25, 0, 3600),
       shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 5, 0, 3600),
     },

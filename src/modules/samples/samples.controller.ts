@@ -25,6 +25,7 @@ import { ApiSampleRepresentations } from '../metadata-formats/sample-formats.ope
 import { CreateSampleDto, DeactivateSampleDto, SEARCH_SCOPES, UpdateSampleDto } from './dto/sample-write.dto';
 import { SampleListResponse, SampleResponse } from './dto/sample.dto';
 import { SamplesService } from './samples.service';
+import { AnonymousReadLimit } from '../../core/http/anonymous-read-limit.guard';
 
 const NOT_FOUND = { type: ErrorBody, example: { message: 'Sample not found.', errors: {} } };
 const INVALID = {
@@ -43,6 +44,7 @@ export class SamplesController {
   constructor(private readonly samples: SamplesService) {}
 
   @Public()
+  @AnonymousReadLimit()
   @Get()
   @ApiOperation({
     summary:
