@@ -1,6 +1,7 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { AppConfig } from './core/config/app-config';
 import { CoreModule } from './core/core.module';
+import { TableStatisticsKeeper } from './core/database/table-statistics';
 import { FEATURE_MODULES } from './feature-modules';
 import { JobRecoveryService } from './modules/background-jobs/job-recovery.service';
 import { BatchRegistrationProcessor } from './modules/batches/batch-registration.processor';
@@ -9,8 +10,11 @@ import { SampleExportProcessor } from './modules/exports/sample-export.processor
 /** Processors run only here: the API enqueues, the worker consumes. */
 export const PROCESSORS: Type[] = [BatchRegistrationProcessor, SampleExportProcessor];
 
-/** Worker-only services: the sweep that re-enqueues jobs Redis lost and deletes expired files. */
-const WORKER_SERVICES: Type[] = [JobRecoveryService];
+/**
+ * Worker-only services: the sweep that re-enqueues jobs Redis lost and deletes expired files, and
+ * the keeper of planner statistics.
+ */
+const WORKER_SERVICES: Type[] = [JobRecoveryService, TableStatisticsKeeper];
 
 @Module({})
 export class WorkerModule {

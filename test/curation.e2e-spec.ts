@@ -7,6 +7,7 @@ import { AccountsService } from '../src/modules/accounts/accounts.service';
 import { CurationEventListResponse } from '../src/modules/batches/curation/dto/curation.dto';
 import { NotificationListResponse } from '../src/modules/notifications/dto/notification.dto';
 import { IgsnService } from '../src/modules/samples/igsn.service';
+import { IgsnMinter } from '../src/modules/samples/igsn-minter';
 import { StoreStatus } from '../src/modules/samples/sample.entity';
 import { TestUser, createRegistrant, createUserWithToken } from './support/auth';
 import { createTestApp } from './support/test-app';
@@ -63,7 +64,7 @@ describe('batch curation', () => {
          VALUES ($1, $2, now(), $3, false, $4, $4, $5, 'Core') RETURNING id`,
         [who.code, samples.length, `${tag}.xlsx`, who.userId, options.teamOwnerId ?? null],
       );
-      const igsns = await app.get(IgsnService).mint(manager, who.code, samples.length);
+      const igsns = await app.get(IgsnMinter).mint(manager, who.code, samples.length);
       const names = samples.map((_, i) => `${tag}-${i + 1}`);
       for (const [i, sample] of samples.entries()) {
         const columns: Record<string, unknown> = {

@@ -297,10 +297,10 @@ export async function generateSamples(databaseUrl: string, options: GenerateOpti
         WHERE s.id % 5 = 0`,
       [collectorIds],
     );
+    // Minting continues after the generated range (each code's sequence, as the application mints).
     await client.query(
-      `UPDATE registry_code rc SET igsn_counter = used.n
-         FROM (SELECT registry_code, count(*) AS n FROM sample GROUP BY registry_code) used
-        WHERE rc.code = used.registry_code`,
+      `SELECT setval(igsn_sequence_name(registry_code)::regclass, count(*))
+         FROM sample GROUP BY registry_code`,
     );
     await client.query('VACUUM (ANALYZE) sample');
     await client.query('VACUUM (ANALYZE) sample_collector');

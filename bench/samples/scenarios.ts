@@ -4,7 +4,7 @@ import { CpuShare, LoadHooks } from '../lib/cpu-monitor';
 import { HttpLoadResult, runHttpLoad } from '../lib/http-load';
 import { LatencySummary } from '../lib/percentiles';
 import { runSqlLoad, SqlLoadResult } from '../lib/sql-load';
-import { SAMPLE_SELECT } from '../../src/modules/samples/sample.reader';
+import { SAMPLE_DETAIL as SAMPLE_SELECT } from '../../src/modules/samples/sample.repository';
 import { SamplesService } from '../../src/modules/samples/samples.service';
 import { LITHOLOGIES, SITES, mintedSuffixSql, searchTerms } from './generate';
 import { BenchSettings, Registrant } from './setup';

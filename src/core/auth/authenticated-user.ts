@@ -15,6 +15,11 @@ export interface AuthenticatedUser {
   tokenKind: 'session' | 'developer' | 'connection';
   /** The integration connection's name for connection-issued tokens, otherwise null. */
   connection: string | null;
+  /**
+   * The caller's team memberships when the guard read them with the token (one query per request);
+   * absent for callers built elsewhere (workers), whose memberships are looked up when needed.
+   */
+  teams?: { teamId: number; role: 'viewer' | 'editor' | 'manager' }[];
 }
 
 export type AuthenticatedRequest = Request & { user?: AuthenticatedUser };

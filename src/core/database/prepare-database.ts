@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
+import { analyzeStaleTables } from './table-statistics';
 
 /** Arbitrary constant: the advisory lock that serialises migration runs across processes. */
 const MIGRATION_LOCK_ID = 727_274_001;
@@ -55,6 +56,8 @@ export async function prepareDatabase(config: AppConfig): Promise<PrepareDatabas
       await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
       try {
         const migrations = await dataSource.runMigrations({ transaction: 'each' });
+        // Seed data arrives through migrations: give the planner its statistics at once.
+        if (migrations.length) await analyzeStaleTables(runner);
         return { created, applied: migrations.map((migration) => migration.name) };
       } finally {
         await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);

@@ -13,6 +13,9 @@ const CONNECTION_ERROR_CODES = new Set([
   '57P01',
 ]);
 
+/** query_canceled (statement_timeout), lock_not_available (lock_timeout), too_many_connections. */
+const OVERLOAD_SQLSTATES = new Set(['57014', '55P03', '53300']);
+
 function messageOf(response: string | object, fallback: string): string {
   if (typeof response === 'string') return response;
   const message = (response as { message?: unknown }).message;
@@ -62,11 +65,22 @@ export class HttpExceptionFilter implements ExceptionFilter {
       return { status: exception.getStatus(), body: exception.getResponse() as ErrorBody, headers: exception.headers };
     }
     if (exception instanceof HttpException) return this.fromHttpException(exception);
-    if (exception instanceof QueryFailedError) {
-      const code = (exception.driverError as { code?: string } | undefined)?.code;
-      if (code === '23505') {
-        return { status: HttpStatus.CONFLICT, body: errorBody('The request conflicts with an existing record.') };
-      }
+    // SQLSTATE of a failed statement, whether it came through TypeORM or straight from the pg pool.
+    const sqlState =
+      exception instanceof QueryFailedError
+        ? (exception.driverError as { code?: string } | undefined)?.code
+        : (exception as { code?: string } | null)?.code;
+    if (sqlState === '23505') {
+      return { status: HttpStatus.CONFLICT, body: errorBody('The request conflicts with an existing record.') };
+    }
+    if (sqlState && OVERLOAD_SQLSTATES.has(sqlState)) {
+      // A statement timeout or lock timeout: the database is overloaded, not the request wrong.
+      this.logger.warn(`Statement cancelled (${sqlState}): ${String((exception as Error).message)}`);
+      return {
+        status: HttpStatus.SERVICE_UNAVAILABLE,
+        body: errorBody('The database is busy; try again shortly.'),
+        headers: { 'Retry-After': '5' },
+      };
     }
     const code = (exception as { code?: string } | null)?.code;
     const name = (exception as { name?: string } | null)?.name;

@@ -42,12 +42,22 @@ function pageUrl(req: Request, page: number): string {
   return url.toString();
 }
 
-/** The contract's paginated body: `{count, next, previous, current_page, total_pages, page_size, data}`. */
-export function paginate<T>(req: Request, request: PageRequest, count: number, data: T[]): Paginated<T> {
+/**
+ * The contract's paginated body: `{count, next, previous, current_page, total_pages, page_size, data}`.
+ * `hasNext`, when the caller knows it from the page itself, decides `next` instead of the count
+ * (which may be an estimate).
+ */
+export function paginate<T>(
+  req: Request,
+  request: PageRequest,
+  count: number,
+  data: T[],
+  hasNext?: boolean,
+): Paginated<T> {
   const totalPages = Math.max(1, Math.ceil(count / request.pageSize));
   return {
     count,
-    next: request.page < totalPages ? pageUrl(req, request.page + 1) : null,
+    next: (hasNext ?? request.page < totalPages) ? pageUrl(req, request.page + 1) : null,
     previous: request.page > 1 ? pageUrl(req, Math.min(request.page - 1, totalPages)) : null,
     current_page: request.page,
     total_pages: totalPages,

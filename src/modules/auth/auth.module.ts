@@ -4,6 +4,9 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import jwt from 'jsonwebtoken';
+import { KeyObject } from 'node:crypto';
+import { JwtModule } from '@nestjs/jwt';
+import { PassportModule } from '@nestjs/passport';
 import { AppConfig } from '../../core/config/app-config';
 import { APP_CONFIG } from '../../core/config/app-config.token';
 import { RedisThrottlerStorage } from '../../core/redis/redis-throttler.storage';
@@ -11,7 +14,9 @@ import { REDIS_CLIENT } from '../../core/redis/redis.module';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AuthConnection } from './auth-connection.entity';
 import { AuthController } from './auth.controller';
+import { AccessTokenStrategy } from './access-token.strategy';
 import { BearerAuthGuard } from './bearer-auth.guard';
+import { TOKEN_ALGORITHM, TOKEN_ISSUER, jwtSigningKey } from './jwt-signing-key';
 import { ConnectionService } from './connection.service';
 import { TokenPair } from './token-pair.entity';
 import { TokenService } from './token.service';
@@ -22,13 +27,13 @@ const MINUTE_MS = 60_000;
  * Which account an attempt is against: the email of a login, the verified subject of a refresh
  * token. A forged or unreadable token counts against the caller's IP instead.
  */
-function accountTracker(secret: string) {
+function accountTracker(key: KeyObject) {
   return (req: Record<string, unknown>): string => {
     const body = (req.body ?? {}) as { email?: unknown; refresh?: unknown };
     if (typeof body.email === 'string') return `email:${body.email.trim().toLowerCase()}`;
     if (typeof body.refresh === 'string') {
       try {
-        const claims = jwt.verify(body.refresh, secret, { algorithms: ['HS256'], ignoreExpiration: true });
+        const claims = jwt.verify(body.refresh, key, { algorithms: [TOKEN_ALGORITHM], ignoreExpiration: true });
         if (typeof claims !== 'string' && claims.sub) return `user:${claims.sub}`;
       } catch {
         // fall through to the IP
@@ -42,6 +47,15 @@ function accountTracker(secret: string) {
   imports: [
     TypeOrmModule.forFeature([TokenPair, AuthConnection]),
     AccountsModule,
+    PassportModule,
+    JwtModule.registerAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({
+        secret: jwtSigningKey(config.auth.jwtSecret),
+        signOptions: { algorithm: TOKEN_ALGORITHM, issuer: TOKEN_ISSUER },
+        verifyOptions: { algorithms: [TOKEN_ALGORITHM], issuer: TOKEN_ISSUER },
+      }),
+    }),
     ThrottlerModule.forRootAsync({
       inject: [APP_CONFIG, REDIS_CLIENT],
       useFactory: (config: AppConfig, redis: Redis) => ({
@@ -51,7 +65,7 @@ function accountTracker(secret: string) {
             name: 'account',
             ttl: MINUTE_MS,
             limit: config.auth.rateLimitPerAccount,
-            getTracker: accountTracker(config.auth.jwtSecret),
+            getTracker: accountTracker(jwtSigningKey(config.auth.jwtSecret)),
           },
         ],
         storage: new RedisThrottlerStorage(redis),
@@ -59,7 +73,7 @@ function accountTracker(secret: string) {
     }),
   ],
   controllers: [AuthController],
-  providers: [TokenService, ConnectionService, { provide: APP_GUARD, useClass: BearerAuthGuard }],
+  providers: [TokenService, ConnectionService, AccessTokenStrategy, { provide: APP_GUARD, useClass: BearerAuthGuard }],
   exports: [TokenService, ConnectionService],
 })
 export class AuthModule {}

@@ -1,9 +1,14 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import { TokenExpiredError } from 'jsonwebtoken';
 import { AuthenticatedRequest } from '../../core/auth/authenticated-user';
 import { IS_PUBLIC_KEY } from '../../core/auth/public.decorator';
 import { ApiError } from '../../core/http/api-error';
-import { TokenService } from './token.service';
+import { ACCESS_TOKEN_STRATEGY } from './access-token.strategy';
+import { AccessClaims, TokenService } from './token.service';
+
+const BEARER = /^Bearer\s+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)\s*$/i;
 
 /**
  * The global guard: every route needs `Authorization: Bearer <access token>` unless marked
@@ -12,30 +17,42 @@ import { TokenService } from './token.service';
  * revoked. On public routes a valid token still identifies the caller; an invalid one is refused.
  */
 @Injectable()
-export class BearerAuthGuard implements CanActivate {
+export class BearerAuthGuard extends AuthGuard(ACCESS_TOKEN_STRATEGY) {
   constructor(
     private readonly reflector: Reflector,
     private readonly tokens: TokenService,
-  ) {}
+  ) {
+    super();
+  }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const isPublic = this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC_KEY, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
     const header = request.headers.authorization;
     if (header === undefined || header.trim() === '') {
+      const isPublic = this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC_KEY, [
+        context.getHandler(),
+        context.getClass(),
+      ]);
       if (isPublic) return true;
       throw ApiError.unauthorized('Authentication credentials were not provided.');
     }
-    const match = /^Bearer\s+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)\s*$/i.exec(header);
-    if (!match) {
-      throw ApiError.unauthorized('Use the Authorization header "Bearer <access token>".');
-    }
-    request.user = await this.tokens.authenticate(match[1]);
-    if (request.user.tokenKind === 'developer') await this.tokens.touch(request.user.tokenPairId);
+    if (!BEARER.test(header)) throw ApiError.unauthorized('Use the Authorization header "Bearer <access token>".');
+    await super.canActivate(context);
+    const user = await this.tokens.authenticateClaims(request.user as unknown as AccessClaims);
+    request.user = user;
+    if (user.tokenKind === 'developer') await this.tokens.touch(user.tokenPairId);
     return true;
+  }
+
+  /** passport's verdict as the contract's 401s. */
+  override handleRequest<TUser = AccessClaims>(error: unknown, user: TUser | false, info: unknown): TUser {
+    if (error instanceof Error) throw error;
+    if (!user) {
+      throw ApiError.unauthorized(
+        info instanceof TokenExpiredError ? 'The access token has expired.' : 'The access token is invalid.',
+      );
+    }
+    return user;
   }
 }

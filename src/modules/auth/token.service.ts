@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import jwt, { JwtPayload } from 'jsonwebtoken';
+import { JwtService } from '@nestjs/jwt';
+import { JwtPayload } from 'jsonwebtoken';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { Clock } from '../../core/clock';
 import { AppConfig } from '../../core/config/app-config';
@@ -12,10 +13,7 @@ import { TokenKind, TokenPair } from './token-pair.entity';
 
 export const INVALID_REFRESH_MESSAGE = 'Invalid or expired refresh token.';
 export const MAX_ACTIVE_DEVELOPER_PAIRS = 5;
-const ALGORITHM = 'HS256';
-const ISSUER = 'sample-registry';
-
-interface AccessClaims extends JwtPayload {
+export interface AccessClaims extends JwtPayload {
   typ: 'access';
   sid: string;
   gen: number;
@@ -46,6 +44,7 @@ interface PairStateRow {
   kind: TokenKind;
   connection_name: string | null;
   generation: number;
+  teams: NonNullable<AuthenticatedUser['teams']>;
 }
 
 /**
@@ -59,6 +58,7 @@ export class TokenService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectAppConfig() private readonly config: AppConfig,
+    private readonly jwt: JwtService,
     private readonly clock: Clock,
   ) {}
 
@@ -86,13 +86,12 @@ export class TokenService {
       exp: now + access,
     };
     const refreshClaims: RefreshClaims = { typ: 'refresh', sid: pair.id, gen: pair.generation, iat: now };
-    const options = { algorithm: ALGORITHM, issuer: ISSUER, subject: String(pair.userId) } as const;
+    const subject = String(pair.userId);
     return {
-      access: jwt.sign(accessClaims, this.config.auth.jwtSecret, { ...options, jwtid: randomUUID() }),
-      refresh: jwt.sign(
+      access: this.jwt.sign(accessClaims, { subject, jwtid: randomUUID() }),
+      refresh: this.jwt.sign(
         { ...refreshClaims, exp: Math.min(now + refresh, Math.floor(pair.expiresAt.getTime() / 1000)) },
-        this.config.auth.jwtSecret,
-        { ...options, jwtid: refreshJti },
+        { subject, jwtid: refreshJti },
       ),
     };
   }
@@ -153,11 +152,7 @@ export class TokenService {
     }
     let claims: string | JwtPayload;
     try {
-      claims = jwt.verify(token, this.config.auth.jwtSecret, {
-        algorithms: [ALGORITHM],
-        issuer: ISSUER,
-        clockTimestamp: this.nowSeconds(),
-      });
+      claims = this.jwt.verify<JwtPayload>(token, { clockTimestamp: this.nowSeconds() });
     } catch {
       throw ApiError.unauthorized(INVALID_REFRESH_MESSAGE);
     }
@@ -237,28 +232,29 @@ export class TokenService {
   }
 
   /**
-   * The caller behind an access token, or an ApiError 401. Checks signature (HS256 only), expiry
-   * and not-before against the service clock, the token type, and — in one query — that the pair
-   * is neither revoked nor rotated past this token's generation and the account is active.
+   * The caller behind the claims of an access token whose signature and issuer were verified
+   * (AccessTokenStrategy), or an ApiError 401. Checks expiry and not-before against the service
+   * clock, the token type, and — in one indexed query that also reads the user and their team
+   * memberships — that the pair is neither revoked nor rotated past this token's generation and the
+   * account is active.
    */
-  async authenticate(accessToken: string): Promise<AuthenticatedUser> {
-    let claims: string | JwtPayload;
-    try {
-      claims = jwt.verify(accessToken, this.config.auth.jwtSecret, {
-        algorithms: [ALGORITHM],
-        issuer: ISSUER,
-        clockTimestamp: this.nowSeconds(),
-      });
-    } catch (error) {
-      const expired = error instanceof jwt.TokenExpiredError;
-      throw ApiError.unauthorized(expired ? 'The access token has expired.' : 'The access token is invalid.');
+  async authenticateClaims(claims: AccessClaims): Promise<AuthenticatedUser> {
+    const now = this.nowSeconds();
+    if (typeof claims.exp === 'number' && now >= claims.exp) {
+      throw ApiError.unauthorized('The access token has expired.');
     }
-    if (typeof claims === 'string' || claims.typ !== 'access' || typeof claims.sid !== 'string' || !claims.sub) {
+    if ((typeof claims.nbf === 'number' && now < claims.nbf) || claims.exp === undefined) {
       throw ApiError.unauthorized('The access token is invalid.');
     }
+    if (claims.typ !== 'access' || typeof claims.sid !== 'string' || !claims.sub) {
+      throw ApiError.unauthorized('The access token is invalid.');
+    }
+    if (!/^[0-9a-f-]{36}$/i.test(claims.sid)) throw ApiError.unauthorized('The access token is invalid.');
     const rows: PairStateRow[] = await this.dataSource.query(
       `SELECT u.id AS user_id, u.email, u.is_staff, u.is_admin, u.upload_permission_status,
-              tp.kind, tp.connection_name, tp.generation
+              tp.kind, tp.connection_name, tp.generation,
+              COALESCE((SELECT json_agg(json_build_object('teamId', tm.team_id, 'role', tm.role))
+                          FROM team_member tm WHERE tm.user_id = u.id), '[]') AS teams
          FROM token_pair tp JOIN registry_user u ON u.id = tp.user_id
         WHERE tp.id = $1 AND tp.revoked_at IS NULL AND u.is_active`,
       [claims.sid],
@@ -276,6 +272,7 @@ export class TokenService {
       tokenPairId: claims.sid,
       tokenKind: row.kind,
       connection: row.connection_name,
+      teams: row.teams,
     };
   }
 

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { Clock } from '../../core/clock';
 import { ApiError } from '../../core/http/api-error';
@@ -9,10 +9,12 @@ import { AccountsService } from '../accounts/accounts.service';
 import { BackgroundJobsService, JobCancelledError } from '../background-jobs/background-jobs.service';
 import { FilesService } from '../files/files.service';
 import { CreateSampleDto, UpdateSampleDto } from '../samples/dto/sample-write.dto';
+import { IgsnMinter } from '../samples/igsn-minter';
 import { IgsnService } from '../samples/igsn.service';
 import { SampleAccessPolicy, SampleCaller } from '../samples/sample-access.policy';
 import { Sample, StoreStatus } from '../samples/sample.entity';
 import { SampleReferences } from '../samples/sample-references';
+import { SampleRepository } from '../samples/sample.repository';
 import { ResolvedWrite, SamplesService } from '../samples/samples.service';
 import { BatchHistory } from './batch-history.entity';
 import { rowToSampleBody } from './batch-row.mapper';
@@ -76,8 +78,10 @@ export class BatchRegistrationService {
     private readonly jobs: BackgroundJobsService,
     private readonly files: FilesService,
     private readonly samples: SamplesService,
+    private readonly sampleRows: SampleRepository,
     private readonly references: SampleReferences,
     private readonly igsn: IgsnService,
+    private readonly minter: IgsnMinter,
     private readonly policy: SampleAccessPolicy,
     private readonly accounts: AccountsService,
     private readonly clock: Clock,
@@ -108,6 +112,9 @@ export class BatchRegistrationService {
     try {
       workbook = await this.readWorkbook(upload.content);
       await this.process(jobId, attempt, batch, workbook, job.payload);
+      // A batch may grow the table by tens of thousands of rows at once: the next search must not
+      // be planned on statistics that describe the table before it.
+      await this.sampleRows.refreshStatistics(`batch ${batch.id}`);
     } catch (error) {
       if (error instanceof BatchRejected) {
         let resultFileId: string | null = null;
@@ -323,7 +330,7 @@ export class BatchRegistrationService {
       ),
     ];
     if (!suffixes.length) return new Map();
-    const found = await manager.find(Sample, { where: { igsn: In(suffixes) }, lock: { mode: 'pessimistic_write' } });
+    const found = await this.sampleRows.lockByIgsns(manager, suffixes);
     return new Map(found.map((sample) => [sample.igsn, sample]));
   }
 
@@ -371,7 +378,7 @@ export class BatchRegistrationService {
       byCode.set(code, [...(byCode.get(code) ?? []), row]);
     }
     for (const [code, group] of byCode) {
-      const minted = await this.dataSource.transaction((manager) => this.igsn.mint(manager, code, group.length));
+      const minted = await this.dataSource.transaction((manager) => this.minter.mint(manager, code, group.length));
       group.forEach((row, index) => {
         row.write.columns.igsn = minted[index];
       });

@@ -15,7 +15,8 @@ import { BackgroundJobsService, JobCancelledError } from '../background-jobs/bac
 import { FilesService } from '../files/files.service';
 import { SampleDto } from '../samples/dto/sample.dto';
 import { SampleAccessPolicy, SampleCaller } from '../samples/sample-access.policy';
-import { SAMPLE_SELECT, SampleReader, SampleRow, accessFacts } from '../samples/sample.reader';
+import { SampleMapper, accessFacts } from '../samples/sample.mapper';
+import { SampleCursor, SampleRepository } from '../samples/sample.repository';
 import { SamplesService } from '../samples/samples.service';
 import { CsvExportWriter, ExportFileWriter, XlsxExportWriter } from './export-files';
 import { EXPORT_CONTENT_TYPES, ExportFormat } from './export-formats';
@@ -54,7 +55,8 @@ export class SampleExportBuilder {
     private readonly jobs: BackgroundJobsService,
     private readonly files: FilesService,
     private readonly samples: SamplesService,
-    private readonly reader: SampleReader,
+    private readonly sampleRows: SampleRepository,
+    private readonly mapper: SampleMapper,
     private readonly policy: SampleAccessPolicy,
     private readonly accounts: AccountsService,
     private readonly clock: Clock,
@@ -165,11 +167,7 @@ export class SampleExportBuilder {
   ): Promise<number> {
     return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
       await manager.query('SET TRANSACTION READ ONLY');
-      const [facts] = await manager.query<{ count: number; codes: number; code: string | null }[]>(
-        `SELECT count(*)::int AS count, count(DISTINCT s.registry_code)::int AS codes, min(s.registry_code) AS code
-           FROM sample s WHERE ${search.where}`,
-        search.params,
-      );
+      const facts = await this.sampleRows.registryCodeFacts(manager, { sql: search.where, params: search.params });
       if (format === 'xlsx' && facts.count >= XLSX_MAX_ROWS) {
         throw new ExportRejected(
           `The search finds ${facts.count} samples; an .xlsx sheet holds at most ${XLSX_MAX_ROWS - 1}. ` +
@@ -210,24 +208,18 @@ export class SampleExportBuilder {
     search: SearchCondition,
     visit: (page: SampleDto[]) => Promise<void>,
   ): Promise<void> {
-    let cursor: { createdAt: string; id: string } | undefined;
+    let cursor: SampleCursor | undefined;
     for (;;) {
-      const params = [...search.params];
-      const after = cursor
-        ? ` AND (s.created_at, s.id) < ($${params.push(cursor.createdAt)}::timestamptz, $${params.push(cursor.id)}::bigint)`
-        : '';
-      const limit = `$${params.push(EXPORT_PAGE_SIZE)}`;
-      const rows = await manager.query<(SampleRow & { cursor_created_at: string })[]>(
-        `SELECT page.*, page.created_at::text AS cursor_created_at
-           FROM (${SAMPLE_SELECT} WHERE (${search.where})${after}
-                 ORDER BY s.created_at DESC, s.id DESC LIMIT ${limit}) page
-          ORDER BY page.created_at DESC, page.id DESC`,
-        params,
+      const page = await this.sampleRows.keysetPage(
+        manager,
+        { sql: search.where, params: search.params },
+        cursor,
+        EXPORT_PAGE_SIZE,
       );
+      const rows = page.rows;
       if (!rows.length) return;
-      const last = rows[rows.length - 1];
-      cursor = { createdAt: last.cursor_created_at, id: last.id };
-      await visit(rows.map((row) => this.reader.toDto(row, this.policy.canEdit(accessFacts(row), search.caller))));
+      cursor = page.cursor;
+      await visit(rows.map((row) => this.mapper.toDto(row, this.policy.canEdit(accessFacts(row), search.caller))));
       if (rows.length < EXPORT_PAGE_SIZE) return;
     }
   }

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
 import { ApiError } from '../../core/http/api-error';
@@ -65,41 +64,5 @@ export class IgsnService {
       throw ApiError.invalidField(field, `must start with the registry code ${registryCode}`);
     }
     return suffix;
-  }
-
-  /**
-   * Takes `count` new suffixes under the code. The counter row stays locked until the caller's
-   * transaction ends, so concurrent registrations (any process) never receive the same value;
-   * values already taken by caller-supplied IGSNs are skipped.
-   */
-  async mint(manager: EntityManager, code: string, count: number): Promise<string[]> {
-    const minted: string[] = [];
-    while (minted.length < count) {
-      const wanted = count - minted.length;
-      const rows: { igsn_counter: string }[] = await manager
-        .query('UPDATE registry_code SET igsn_counter = igsn_counter + $2 WHERE code = $1 RETURNING igsn_counter', [
-          code,
-          wanted,
-        ])
-        .then((result: [{ igsn_counter: string }[], number]) => result[0]);
-      if (!rows.length) throw ApiError.invalidField('registry_code', `unknown registry code ${code}`);
-      const last = Number(rows[0].igsn_counter);
-      if (last > namespaceCapacity(code)) {
-        throw ApiError.conflict(`Registry code ${code} has no IGSNs left to mint.`, {
-          registry_code: ['namespace exhausted'],
-        });
-      }
-      const candidates = Array.from({ length: wanted }, (_, i) => formatMintedSuffix(code, last - wanted + 1 + i));
-      // A block is one contiguous, lexically ordered range (base-36 digits sort as ASCII): a btree
-      // range scan finds values already taken, where `= ANY(list)` may be planned on the trigram
-      // index and recheck thousands of near-identical IGSNs per value.
-      const taken: { igsn: string }[] = await manager.query(
-        'SELECT igsn FROM sample WHERE igsn BETWEEN $1 AND $2 AND length(igsn) = 9',
-        [candidates[0], candidates[candidates.length - 1]],
-      );
-      const takenSet = new Set(taken.map((row) => row.igsn));
-      minted.push(...candidates.filter((candidate) => !takenSet.has(candidate)));
-    }
-    return minted;
   }
 }

@@ -41,7 +41,8 @@ export class SampleAccessPolicy {
   constructor(private readonly accounts: AccountsService) {}
 
   async caller(user: AuthenticatedUser | undefined): Promise<SampleCaller | undefined> {
-    return user ? { user, teams: await this.accounts.teamMemberships(user.userId) } : undefined;
+    if (!user) return undefined;
+    return { user, teams: user.teams ?? (await this.accounts.teamMemberships(user.userId)) };
   }
 
   static isPublic(sample: SampleAccessFacts, now: Date): boolean {

@@ -76,8 +76,9 @@ export class SamplesController {
     for (const [name, value] of Object.entries(query)) {
       if (typeof value !== 'string') throw ApiError.invalidField(name, 'give this parameter once');
     }
-    const { count, data } = await this.samples.search(query, page, user);
-    return paginate(req, page, count, data);
+    const { count, more, data } = await this.samples.search(query, page, user);
+    const { count: total, ...rest } = paginate(req, page, count.count, data, more);
+    return { count: total, count_exact: count.exact, ...rest };
   }
 
   @Post()

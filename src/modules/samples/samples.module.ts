@@ -3,10 +3,12 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AgentsModule } from '../agents/agents.module';
 import { VocabulariesModule } from '../vocabularies/vocabularies.module';
+import { IgsnMinter } from './igsn-minter';
 import { IgsnService } from './igsn.service';
 import { SampleAccessPolicy } from './sample-access.policy';
 import { Sample, SampleCollector } from './sample.entity';
-import { SampleReader } from './sample.reader';
+import { SampleMapper } from './sample.mapper';
+import { SampleRepository } from './sample.repository';
 import { SampleReferences } from './sample-references';
 import { SamplesController } from './samples.controller';
 import { SamplesService } from './samples.service';
@@ -15,7 +17,23 @@ import { SamplesService } from './samples.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Sample, SampleCollector]), AccountsModule, AgentsModule, VocabulariesModule],
   controllers: [SamplesController],
-  providers: [SamplesService, SampleReader, SampleAccessPolicy, IgsnService, SampleReferences],
-  exports: [SamplesService, SampleReader, SampleAccessPolicy, IgsnService, SampleReferences],
+  providers: [
+    SamplesService,
+    SampleRepository,
+    SampleMapper,
+    IgsnMinter,
+    SampleAccessPolicy,
+    IgsnService,
+    SampleReferences,
+  ],
+  exports: [
+    SamplesService,
+    SampleRepository,
+    SampleMapper,
+    IgsnMinter,
+    SampleAccessPolicy,
+    IgsnService,
+    SampleReferences,
+  ],
 })
 export class SamplesModule {}

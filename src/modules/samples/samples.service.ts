@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { Clock } from '../../core/clock';
 import { ApiError } from '../../core/http/api-error';
@@ -16,10 +16,12 @@ import {
   UpdateSampleDto,
 } from './dto/sample-write.dto';
 import { SampleDto } from './dto/sample.dto';
+import { IgsnMinter } from './igsn-minter';
 import { IgsnService } from './igsn.service';
-import { SampleAccessPolicy, SampleCaller } from './sample-access.policy';
-import { Sample, SampleCollector, StoreStatus } from './sample.entity';
-import { SampleReader, SampleRow, accessFacts } from './sample.reader';
+import { SampleAccessPolicy, SampleCaller, SqlCondition } from './sample-access.policy';
+import { SampleMapper, SampleRow, accessFacts } from './sample.mapper';
+import { Sample, StoreStatus } from './sample.entity';
+import { SampleCount, SampleRecord, SampleRepository, isUniqueViolation } from './sample.repository';
 import { SampleReferenceLookups, SampleReferences } from './sample-references';
 
 type SampleInput = UpdateSampleDto;
@@ -98,11 +100,6 @@ function likePattern(value: string): string {
   return `%${value.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const driver = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : {};
-  return driver.code === '23505' && driver.constraint === constraint;
-}
-
 /**
  * Register, fetch, update, deactivate and search samples. Every visibility and edit decision goes
  * through SampleAccessPolicy; every reference (object type, vocabularies, agents, platforms,
@@ -112,9 +109,11 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
 export class SamplesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly reader: SampleReader,
+    private readonly samples: SampleRepository,
+    private readonly mapper: SampleMapper,
     private readonly policy: SampleAccessPolicy,
     private readonly igsn: IgsnService,
+    private readonly minter: IgsnMinter,
     private readonly references: SampleReferences,
     private readonly objectTypes: ObjectTypeResolver,
     private readonly vocabularies: VocabulariesService,
@@ -170,11 +169,11 @@ export class SamplesService {
     let suffix: string | undefined;
     if (dto.igsn !== undefined) {
       suffix = this.igsn.parseSupplied(dto.igsn, code);
-      if (options.checkSuppliedIgsn !== false && (await manager.existsBy(Sample, { igsn: suffix }))) {
+      if (options.checkSuppliedIgsn !== false && (await this.samples.igsnExists(manager, suffix))) {
         throw this.duplicateIgsn(suffix);
       }
     } else if (options.mint !== false) {
-      [suffix] = await this.igsn.mint(manager, code, 1);
+      [suffix] = await this.minter.mint(manager, code, 1);
     }
     const now = this.clock.now();
     return {
@@ -202,26 +201,17 @@ export class SamplesService {
 
   /** Inserts one prepared sample with its collectors; a duplicate IGSN (a race) becomes a 409. */
   async insert(manager: EntityManager, columns: Partial<Sample>, collectorIds: number[]): Promise<number> {
-    let id: number;
     try {
-      const result = await manager.insert(Sample, columns);
-      id = Number((result.identifiers[0] as { id: string | number }).id);
+      return await this.samples.insertOne(manager, columns, collectorIds);
     } catch (error) {
       if (isUniqueViolation(error, 'uq_sample_igsn')) throw this.duplicateIgsn(columns.igsn ?? '');
       throw error;
     }
-    if (collectorIds.length) {
-      await manager.insert(
-        SampleCollector,
-        collectorIds.map((collectorId, position) => ({ sampleId: id, position, collectorId })),
-      );
-    }
-    return id;
   }
 
   /**
-   * Inserts many prepared samples in one statement (the rows travel as one JSON parameter), with
-   * their collectors in a second; returns the new ids in input order. For batch registration.
+   * Inserts many prepared samples in one statement, with their collectors in a second; returns the
+   * new ids in input order. For batch registration.
    */
   async insertMany(manager: EntityManager, writes: ResolvedWrite[], extra: Partial<Sample> = {}): Promise<number[]> {
     if (!writes.length) return [];
@@ -239,24 +229,22 @@ export class SamplesService {
     }));
     const names = new Set(records.flatMap((record) => Object.keys(record)));
     const columns = metadata.columns.filter((column) => names.has(column.propertyName) && column.propertyName !== 'id');
-    const json = records.map((record) =>
+    const rows: SampleRecord[] = records.map((record) =>
       Object.fromEntries(
         columns.map((column) => [column.databaseName, record[column.propertyName as keyof typeof record] ?? null]),
       ),
     );
-    const list = columns.map((column) => `"${column.databaseName}"`).join(', ');
-    const inserted = await manager.query<{ id: string; igsn: string }[]>(
-      `INSERT INTO sample (${list}) SELECT ${list} FROM jsonb_populate_recordset(NULL::sample, $1::jsonb)
-       RETURNING id, igsn`,
-      [JSON.stringify(json)],
+    const idOf = await this.samples.insertMany(
+      manager,
+      rows,
+      columns.map((column) => column.databaseName),
     );
-    // RETURNING order is not guaranteed: match rows back by their (unique) IGSN.
-    const idOf = new Map(inserted.map((row) => [row.igsn, Number(row.id)]));
+    // RETURNING order is not guaranteed: rows are matched back by their (unique) IGSN.
     const ids = records.map((record) => idOf.get(record.igsn as string) as number);
-    const collectorRows = writes.flatMap((write, index) =>
-      (write.collectorIds ?? []).map((collectorId, position) => ({ sampleId: ids[index], position, collectorId })),
+    await this.samples.insertCollectors(
+      manager,
+      writes.map((write, index) => ({ sampleId: ids[index], collectorIds: write.collectorIds ?? [] })),
     );
-    if (collectorRows.length) await manager.insert(SampleCollector, collectorRows);
     return ids;
   }
 
@@ -369,7 +357,7 @@ export class SamplesService {
   ): Promise<number | null> {
     if (value === null) return null;
     const suffix = this.igsn.parse(value);
-    const row = suffix ? await this.reader.byIgsn(suffix, manager) : undefined;
+    const row = suffix ? await this.samples.byIgsn(suffix, manager) : undefined;
     if (!row || !this.policy.canView(accessFacts(row), caller, this.clock.now())) {
       throw ApiError.invalidField('parent_sample', `no sample with IGSN ${value} is visible to you`);
     }
@@ -382,13 +370,13 @@ export class SamplesService {
   async fetch(igsnValue: string, user: AuthenticatedUser | undefined): Promise<SampleDto> {
     const row = await this.findVisibleRow(igsnValue, user);
     const caller = await this.policy.caller(user);
-    return this.reader.toDto(row, this.policy.canEdit(accessFacts(row), caller));
+    return this.mapper.toDto(row, this.policy.canEdit(accessFacts(row), caller));
   }
 
   /** The row behind an IGSN if the caller may see it; 401/404 otherwise. Exports use it too. */
   async findVisibleRow(igsnValue: string, user: AuthenticatedUser | undefined): Promise<SampleRow> {
     const suffix = this.igsn.parse(igsnValue);
-    const row = suffix ? await this.reader.byIgsn(suffix) : undefined;
+    const row = suffix ? await this.samples.byIgsn(suffix) : undefined;
     if (!row) throw ApiError.notFound('Sample not found.');
     const caller = await this.policy.caller(user);
     switch (this.policy.visibility(accessFacts(row), caller, this.clock.now())) {
@@ -404,9 +392,7 @@ export class SamplesService {
   /** Locks the sample for a change the caller must be allowed to make (404 unseen, 403 seen but not editable). */
   private async lockEditable(manager: EntityManager, igsnValue: string, caller: SampleCaller): Promise<Sample> {
     const suffix = this.igsn.parse(igsnValue);
-    const sample = suffix
-      ? await manager.findOne(Sample, { where: { igsn: suffix }, lock: { mode: 'pessimistic_write' } })
-      : null;
+    const sample = suffix ? await this.samples.lockByIgsn(manager, suffix) : null;
     if (!sample || !this.policy.canView(sample, caller, this.clock.now())) throw ApiError.notFound('Sample not found.');
     if (!this.policy.canEdit(sample, caller)) throw ApiError.forbidden('You may not edit this sample.');
     return sample;
@@ -472,16 +458,7 @@ export class SamplesService {
 
   /** Writes a prepared update; a collectors list that was sent replaces the stored one. */
   async applyUpdate(manager: EntityManager, sample: Sample, write: ResolvedWrite): Promise<void> {
-    await manager.update(Sample, { id: sample.id }, write.columns);
-    if (write.collectorIds !== undefined) {
-      await manager.delete(SampleCollector, { sampleId: sample.id });
-      if (write.collectorIds.length) {
-        await manager.insert(
-          SampleCollector,
-          write.collectorIds.map((collectorId, position) => ({ sampleId: sample.id, position, collectorId })),
-        );
-      }
-    }
+    await this.samples.update(manager, sample.id, write.columns, write.collectorIds);
   }
 
   /** POST /api/samples/{igsn}/deactivate/: the sample is never returned by fetch again. */
@@ -490,26 +467,22 @@ export class SamplesService {
     const id = await this.dataSource.transaction(async (manager) => {
       const sample = await this.lockEditable(manager, igsnValue, caller);
       const now = this.clock.now();
-      await manager.update(
-        Sample,
-        { id: sample.id },
-        {
-          isDeactivated: true,
-          deactivateReason: dto.reason,
-          deactivateComment: dto.comment ?? null,
-          deactivatedAt: now,
-          updatedAt: now,
-        },
-      );
+      await this.samples.update(manager, sample.id, {
+        isDeactivated: true,
+        deactivateReason: dto.reason,
+        deactivateComment: dto.comment ?? null,
+        deactivatedAt: now,
+        updatedAt: now,
+      });
       return sample.id;
     });
-    const [row] = await this.reader.byIds([id]);
-    return this.reader.toDto(row, false);
+    const [row] = await this.samples.byIds([id]);
+    return this.mapper.toDto(row, false);
   }
 
   private async readForCaller(id: number, caller: SampleCaller | undefined): Promise<SampleDto> {
-    const [row] = await this.reader.byIds([id]);
-    return this.reader.toDto(row, this.policy.canEdit(accessFacts(row), caller));
+    const [row] = await this.samples.byIds([id]);
+    return this.mapper.toDto(row, this.policy.canEdit(accessFacts(row), caller));
   }
 
   /** The WHERE clause and parameters of a search (also used by exports). */
@@ -593,26 +566,37 @@ export class SamplesService {
     return { where: clauses.join(' AND '), params, caller };
   }
 
-  /** GET /api/samples/: newest first, then id; one query for the page, one for the count. */
+  /**
+   * GET /api/samples/: newest first, then id. The page and the count run side by side; the count is
+   * exact up to EXACT_COUNT_LIMIT matches and an estimate beyond (SampleRepository.count).
+   */
   async search(
     query: SampleSearchQuery,
     page: PageRequest,
     user: AuthenticatedUser | undefined,
-  ): Promise<{ count: number; data: SampleDto[] }> {
+  ): Promise<{ count: SampleCount; more: boolean; data: SampleDto[] }> {
     const { where, params, caller } = await this.searchCondition(query, user);
-    const limit = `$${params.length + 1}`;
-    const offset = `$${params.length + 2}`;
-    const [rows, counted] = await Promise.all([
-      this.reader.rows(
-        where,
-        [...params, page.pageSize, page.offset],
-        `ORDER BY s.created_at DESC, s.id DESC LIMIT ${limit} OFFSET ${offset}`,
-      ),
-      this.dataSource.query<{ count: string }[]>(`SELECT count(*) AS count FROM sample s WHERE ${where}`, params),
+    const condition: SqlCondition = { sql: where, params };
+    // Text patterns change the best plan from one value to the next; other conditions do not.
+    const prepared = [query.q, query.name, query.igsn].every((value) => value === undefined || value.trim() === '');
+    const [found, count] = await Promise.all([
+      this.samples.searchPage(condition, { limit: page.pageSize, offset: page.offset, prepared }),
+      this.samples.count(condition),
     ]);
     return {
-      count: Number(counted[0].count),
-      data: rows.map((row) => this.reader.toDto(row, this.policy.canEdit(accessFacts(row), caller))),
+      count: this.settle(count, page, found.rows.length, found.more),
+      more: found.more,
+      data: found.rows.map((row) => this.mapper.toDto(row, this.policy.canEdit(accessFacts(row), caller))),
     };
+  }
+
+  /**
+   * An estimate is corrected by what the page itself proves: on the last page the exact total is
+   * known (offset + rows), and a page followed by more rows bounds the total from below.
+   */
+  private settle(count: SampleCount, page: PageRequest, rows: number, more: boolean): SampleCount {
+    if (count.exact) return count;
+    if (!more && (rows > 0 || page.offset === 0)) return { count: page.offset + rows, exact: true };
+    return { count: Math.max(count.count, page.offset + rows + (more ? 1 : 0)), exact: false };
   }
 }

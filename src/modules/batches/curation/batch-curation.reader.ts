@@ -9,7 +9,8 @@ import { IgsnService } from '../../samples/igsn.service';
 import { SampleAccessPolicy, SqlCondition } from '../../samples/sample-access.policy';
 import { BatchesService } from '../batches.service';
 import { SampleFeedbackEntry } from './batch-feedback.entity';
-import { CURATION_JOINS, CurationColumn, curationColumns, formatCurationValue } from './curation-fields';
+import { SampleRepository } from '../../samples/sample.repository';
+import { CurationColumn, curationColumns, formatCurationValue } from './curation-fields';
 import { BatchFeedbackDto, CurationDetail, CurationEventDto } from './dto/curation.dto';
 
 /** Feedback entries the curation detail carries (newest first). */
@@ -60,6 +61,7 @@ export class BatchCurationReader {
     private readonly batches: BatchesService,
     private readonly policy: SampleAccessPolicy,
     private readonly igsn: IgsnService,
+    private readonly samples: SampleRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -106,28 +108,7 @@ export class BatchCurationReader {
 
   /** One pass over the batch: totals per store status and, per column, "any value", "one value for all", the value. */
   private async aggregate(where: SqlCondition): Promise<AggregateRow> {
-    const perColumn = this.columns.map((column, index) => {
-      // Bytewise comparison: exact equality, and cheaper than the database collation.
-      const value = column.format === 'text' || column.format === 'igsn' ? `(${column.sql}) COLLATE "C"` : column.sql;
-      return `min(${value}) AS v${index},
-              (count(${value}) = count(*) AND min(${value}) = max(${value})) AS s${index},
-              count(${value}) > 0 AS a${index}`;
-    });
-    const sql = `SELECT count(*)::int AS total,
-              count(*) FILTER (WHERE s.metadata_store_status = 'draft')::int AS draft,
-              count(*) FILTER (WHERE s.metadata_store_status = 'pending-review')::int AS pending_review,
-              count(*) FILTER (WHERE s.metadata_store_status = 'published')::int AS published,
-              ${perColumn.join(',\n')}
-         FROM sample s
-         ${CURATION_JOINS}
-        WHERE ${where.sql}`;
-    return this.dataSource.transaction(async (manager) => {
-      // From ~7,500 samples the planner's cost passes jit_above_cost, and JIT-compiling these ~200
-      // aggregates takes seconds — far more than running them (see bench/curation).
-      await manager.query('SET LOCAL jit = off');
-      const [row] = await manager.query<AggregateRow[]>(sql, where.params);
-      return row;
-    });
+    return this.samples.flatAggregate<AggregateRow>(where, this.columns);
   }
 
   /** The page of samples in registration order: igsn and name always, then the differing columns. */
@@ -136,17 +117,7 @@ export class BatchCurationReader {
     differing: CurationColumn[],
     page: PageRequest,
   ): Promise<Record<string, string | null>[]> {
-    const params = [...where.params, page.pageSize, page.offset];
-    const values = differing.map((column, index) => `, ${column.sql} AS c${index}`).join('');
-    const rows = await this.dataSource.query<Record<string, unknown>[]>(
-      `SELECT s.id, s.igsn AS sample_igsn, s.name AS sample_name${values}
-         FROM (SELECT s.id FROM sample s WHERE ${where.sql}
-                ORDER BY s.id LIMIT $${params.length - 1} OFFSET $${params.length}) picked
-         JOIN sample s ON s.id = picked.id
-         ${CURATION_JOINS}
-        ORDER BY s.id`,
-      params,
-    );
+    const rows = await this.samples.flatPage(where, differing, { limit: page.pageSize, offset: page.offset });
     const toDoi = (suffix: string) => this.igsn.toDoi(suffix);
     return rows.map((row) => {
       const sample: Record<string, string | null> = {

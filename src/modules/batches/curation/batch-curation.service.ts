@@ -8,6 +8,7 @@ import { FieldErrors } from '../../../core/http/error-body';
 import { NotificationsService } from '../../notifications/notifications.service';
 import { DeactivateSampleDto } from '../../samples/dto/sample-write.dto';
 import { IgsnService } from '../../samples/igsn.service';
+import { SampleRepository } from '../../samples/sample.repository';
 import { SampleAccessFacts, SampleAccessPolicy, SampleCaller } from '../../samples/sample-access.policy';
 import { BatchesService } from '../batches.service';
 import { BatchHistoryDto } from '../dto/batch.dto';
@@ -62,6 +63,7 @@ export class BatchCurationService {
     private readonly batches: BatchesService,
     private readonly policy: SampleAccessPolicy,
     private readonly igsn: IgsnService,
+    private readonly samples: SampleRepository,
     private readonly notifications: NotificationsService,
     private readonly clock: Clock,
   ) {}
@@ -104,9 +106,9 @@ export class BatchCurationService {
   }
 
   /**
-   * Runs `UPDATE sample s SET <set> WHERE <batch, state, editable>` and counts the rows changed,
-   * with the distinct store states they have after it (for a deactivation, the states they had).
-   * `$1` is the batch id; `set` numbers its placeholders with `next()`, for `values` in order.
+   * Updates the batch's samples the caller may edit (in `fromState`, when given) and counts the rows
+   * changed, with the distinct store states they have after it. `set` numbers its placeholders with
+   * `next()`, for `values` in order.
    */
   private async updateSamples(
     manager: EntityManager,
@@ -115,20 +117,15 @@ export class BatchCurationService {
     options: { fromState?: string; set: (next: () => string) => string; values: unknown[] },
   ): Promise<{ count: number; states: string | null }> {
     const editable = this.policy.editableCondition('s', caller, 1);
-    const params: unknown[] = [batchId, ...editable.params];
-    const state = options.fromState ? `AND s.metadata_store_status = $${params.push(options.fromState)}` : '';
-    let next = params.length;
-    const set = options.set(() => `$${++next}`);
-    params.push(...options.values);
-    const [row] = await manager.query<{ count: number; states: string | null }[]>(
-      `WITH changed AS (
-         UPDATE sample s SET ${set}
-          WHERE s.batch_id = $1 ${state} AND ${editable.sql}
-         RETURNING s.metadata_store_status AS state)
-       SELECT count(*)::int AS count, string_agg(DISTINCT state, ', ' ORDER BY state) AS states FROM changed`,
-      params,
+    const params = [...editable.params];
+    const state = options.fromState ? ` AND s.metadata_store_status = $${1 + params.push(options.fromState)}` : '';
+    return this.samples.updateBatch(
+      manager,
+      batchId,
+      { sql: `${editable.sql}${state}`, params },
+      options.set,
+      options.values,
     );
-    return row;
   }
 
   /** POST /api/batches/{id}/submit-for-review/: drafts → pending-review; any draft without coordinates blocks all. */
@@ -137,17 +134,7 @@ export class BatchCurationService {
     const count = await this.dataSource.transaction(async (manager) => {
       await this.lockBatch(manager, batch.id);
       const editable = this.policy.editableCondition('s', caller, 1);
-      const incomplete = await manager.query<
-        { igsn: string; latitude: number | null; longitude: number | null; total: number }[]
-      >(
-        `SELECT s.igsn, s.latitude, s.longitude, count(*) OVER ()::int AS total
-           FROM sample s
-          WHERE s.batch_id = $1 AND s.metadata_store_status = 'draft' AND ${editable.sql}
-            AND (s.latitude IS NULL OR s.longitude IS NULL)
-          ORDER BY s.id
-          LIMIT ${MAX_LISTED_SAMPLES}`,
-        [batch.id, ...editable.params],
-      );
+      const incomplete = await this.samples.draftsWithoutCoordinates(manager, batch.id, editable, MAX_LISTED_SAMPLES);
       if (incomplete.length) {
         const errors: FieldErrors = {};
         for (const sample of incomplete) {
@@ -300,9 +287,11 @@ export class BatchCurationService {
     if (!items.length) return [];
     const suffixes = items.map((item) => this.igsn.parse(item.igsn));
     const visible = this.policy.visibleCondition('s', caller, this.clock.now(), 2);
-    const found = await manager.query<{ igsn: string; name: string }[]>(
-      `SELECT s.igsn, s.name FROM sample s WHERE s.batch_id = $1 AND s.igsn = ANY($2::text[]) AND ${visible.sql}`,
-      [batchId, suffixes.filter((suffix) => suffix !== undefined), ...visible.params],
+    const found = await this.samples.namesInBatch(
+      manager,
+      batchId,
+      suffixes.filter((suffix) => suffix !== undefined),
+      visible,
     );
     const names = new Map(found.map((row) => [row.igsn, row.name]));
     const errors: FieldErrors = {};

@@ -1,147 +1,31 @@
+import { FlatColumnSql, FlatValueFormat, flatColumnSql } from '../../samples/sample-flat-columns';
 import { BATCH_FIELDS, BatchField } from '../batch-fields';
 
 /**
  * How the curation view reads each column of the batch workbook (BATCH_FIELDS) back from the
- * stored samples: a SQL expression over CURATION_JOINS (alias `s` is the sample) and how its value
- * becomes a string. Empty values (NULL, '', empty lists) are NULL in SQL, so "the same on every
- * sample" and "differs" are decided by the database on the values a curator would read.
+ * stored samples: the samples module's flat column for the key (its SQL, run only by
+ * SampleRepository) and how its value becomes a string.
  */
-export type CurationValueFormat = 'text' | 'number' | 'date' | 'igsn';
+export type CurationValueFormat = FlatValueFormat;
 
-export interface CurationColumn {
+export interface CurationColumn extends FlatColumnSql {
   key: string;
   label: string;
-  sql: string;
-  format: CurationValueFormat;
 }
 
-const text = (sql: string) => ({ sql: `NULLIF(${sql}, '')`, format: 'text' as const });
-const list = (sql: string) => ({ sql: `NULLIF(array_to_string(${sql}, '; '), '')`, format: 'text' as const });
-
-/** Keys that are not a plain sample column of the same name. */
-const SPECIAL: Record<string, Pick<CurationColumn, 'sql' | 'format'>> = {
-  object_type: { sql: 'ot.label', format: 'text' },
-  igsn: { sql: 's.igsn', format: 'igsn' },
-  parent_sample: { sql: 'ps.igsn', format: 'igsn' },
-  registry_code: { sql: 's.registry_code', format: 'text' },
-  other_names: list('s.other_names'),
-  material_types: list('s.material_types'),
-  collector: { sql: 'col.labels', format: 'text' },
-  collector_detail: { sql: 'col.details', format: 'text' },
-  platform_label: text('p.label'),
-  platform_type: text('pt.label'),
-  platform_description: text('p.description'),
-  launch_platform_label: text('lp.label'),
-  launch_type: text('lt.label'),
-  current_archive: text('ca.label'),
-  original_archive: text('oa.label'),
-  related_resource_uri: { sql: 'rel.uris', format: 'text' },
-  related_resource_description: { sql: 'rel.descriptions', format: 'text' },
-};
-
-/** Workbook keys stored as a sample column of the same name (snake_case). */
-const PLAIN_COLUMNS = new Set([
-  'name',
-  'general_material_type',
-  'sample_description',
-  'purpose',
-  'latitude',
-  'longitude',
-  'end_latitude',
-  'end_longitude',
-  'elevation',
-  'elevation_end',
-  'elevation_unit',
-  'depth_min',
-  'depth_max',
-  'depth_unit',
-  'depth_scale',
-  'sampling_start_date',
-  'sampling_end_date',
-  'sampling_date_precision',
-  'country',
-  'province',
-  'county',
-  'city',
-  'locality',
-  'location_description',
-  'location_method',
-  'primary_location_name',
-  'primary_location_type',
-  'field_name',
-  'vertical_datum',
-  'northing',
-  'easting',
-  'zone',
-  'size',
-  'size_unit',
-  'numeric_age_min',
-  'numeric_age_max',
-  'numeric_age_unit',
-  'geologic_age_verbatim',
-  'geologic_unit',
-  'sampling_method',
-  'sampling_method_detail',
-  'launch_label',
-  'cruise_field_prgrm',
-  'current_archive_contact',
-  'original_archive_contact',
-]);
-
 function columnFor(field: BatchField): CurationColumn | undefined {
-  const special = SPECIAL[field.key];
-  if (special) return { key: field.key, label: field.label, ...special };
-  if (!PLAIN_COLUMNS.has(field.key)) return undefined;
-  switch (field.kind) {
-    case 'number':
-      return { key: field.key, label: field.label, sql: `s.${field.key}`, format: 'number' };
-    case 'date':
-      return { key: field.key, label: field.label, sql: `s.${field.key}`, format: 'date' };
-    case 'list':
-      return { key: field.key, label: field.label, ...list(`s.${field.key}`) };
-    case 'igsn':
-      return { key: field.key, label: field.label, sql: `s.${field.key}`, format: 'igsn' };
-    case 'text':
-      return { key: field.key, label: field.label, ...text(`s.${field.key}`) };
-  }
+  const flat = flatColumnSql(field.key, field.kind);
+  return flat ? { key: field.key, label: field.label, ...flat } : undefined;
 }
 
 /**
  * The curation columns in workbook order, labelled as the template labels them. A workbook field
- * this table cannot read yet is left out (curation-fields.spec.ts fails until it is added here).
+ * the sample cannot be read back into yet is left out (curation-fields.spec.ts fails until it is
+ * added to sample-flat-columns.ts).
  */
 export function curationColumns(fields: readonly BatchField[] = BATCH_FIELDS): CurationColumn[] {
   return fields.map(columnFor).filter((column): column is CurationColumn => column !== undefined);
 }
-
-/**
- * The joins the expressions need. Collectors and related links are flattened per sample in lateral
- * subqueries, in their stored order: collector labels (the individual's, else the institution's)
- * and details, link URIs and descriptions, each joined with "; ".
- */
-export const CURATION_JOINS = `
-    JOIN object_type ot ON ot.id = s.object_type_id
-    LEFT JOIN sample ps ON ps.id = s.parent_sample_id
-    LEFT JOIN platform p ON p.id = s.platform_id
-    LEFT JOIN platform_type pt ON pt.id = p.platform_type_id
-    LEFT JOIN launch_platform lp ON lp.id = s.launch_platform_id
-    LEFT JOIN launch_type lt ON lt.id = lp.launch_type_id
-    LEFT JOIN archive ca ON ca.id = s.current_archive_id
-    LEFT JOIN archive oa ON oa.id = s.original_archive_id
-    LEFT JOIN LATERAL (
-      SELECT NULLIF(string_agg(NULLIF(COALESCE(i.label, inst.label), ''), '; ' ORDER BY sc.position), '') AS labels,
-             NULLIF(string_agg(NULLIF(c.description, ''), '; ' ORDER BY sc.position), '') AS details
-        FROM sample_collector sc
-        JOIN collector c ON c.id = sc.collector_id
-        LEFT JOIN individual i ON i.id = c.individual_id
-        LEFT JOIN institution inst ON inst.id = c.institution_id
-       WHERE sc.sample_id = s.id
-    ) col ON true
-    LEFT JOIN LATERAL (
-      SELECT NULLIF(string_agg(NULLIF(r.item->>'uri', ''), '; ' ORDER BY r.n), '') AS uris,
-             NULLIF(string_agg(NULLIF(r.item->>'description', ''), '; ' ORDER BY r.n), '') AS descriptions
-        FROM jsonb_array_elements(s.related_resources) WITH ORDINALITY AS r(item, n)
-    ) rel ON true`;
 
 /** Any value the driver returns, as text (strings as they are; anything unexpected as JSON). */
 function plain(value: unknown): string {

@@ -1,3 +1,4 @@
+import { EXACT_COUNT_LIMIT } from '../sample.repository';
 import { ApiProperty } from '@nestjs/swagger';
 import { DEACTIVATE_REASONS, LENGTH_UNITS, RelatedResource, STORE_STATUSES } from '../sample.entity';
 
@@ -230,8 +231,16 @@ export class SampleResponse {
 }
 
 export class SampleListResponse {
-  @ApiProperty({ example: 1 })
+  @ApiProperty({
+    example: 1,
+    description: `Matching samples: exact up to ${EXACT_COUNT_LIMIT.toLocaleString('en')}, otherwise an estimate (see count_exact).`,
+  })
   count: number;
+  @ApiProperty({
+    example: true,
+    description: 'false when count (and so total_pages) is an estimate; next and previous are always exact.',
+  })
+  count_exact: boolean;
   @ApiProperty({ nullable: true, type: String, example: 'https://registry.example.org/api/samples/?page=2' })
   next: string | null;
   @ApiProperty({ nullable: true, type: String, example: null })

@@ -1,14 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool } from 'pg';
-import { DataSource, EntityManager } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { SampleCollector, SampleDto } from './dto/sample.dto';
 import { IgsnService } from './igsn.service';
 import { SampleAccessFacts } from './sample-access.policy';
-import { SampleCollector, SampleDto } from './dto/sample.dto';
 import { RelatedResource, StoreStatus } from './sample.entity';
 
-/** One row of SAMPLE_SELECT. */
+/** One row of the sample detail statement (SampleRepository). */
 export interface SampleRow {
   id: string;
   igsn: string;
@@ -89,54 +85,6 @@ export interface SampleRow {
   updated_at: Date;
 }
 
-/**
- * Everything a sample's JSON needs, in one statement: object type, platform, archives and parent
- * by join, collectors aggregated per sample in a lateral subquery (no query per sample).
- * Callers append `WHERE …` (on alias `s`), `ORDER BY` and `LIMIT`.
- */
-export const SAMPLE_SELECT = `
-  SELECT s.id, s.igsn, s.registry_code, s.name, ot.label AS object_type, ot.hierarchical_label AS object_type_path,
-         s.general_material_type, s.material_types, s.sample_description, s.latitude, s.longitude,
-         s.end_latitude, s.end_longitude, s.elevation, s.elevation_end, s.elevation_unit, s.depth_min, s.depth_max,
-         s.depth_unit, s.country, s.province, s.county, s.city, s.locality, s.location_description,
-         s.location_method, s.purpose, s.size, s.field_name, s.primary_location_name, s.primary_location_type, s.vertical_datum, s.northing, s.easting, s.zone, s.depth_scale, s.size_unit, s.cruise_field_prgrm, s.current_archive_contact, s.original_archive_contact,
-         ps.igsn AS parent_igsn, s.external_parent_name,
-         s.external_parent_object_type, s.other_names, s.numeric_age_min, s.numeric_age_max, s.numeric_age_unit,
-         s.geologic_age_verbatim, s.geologic_unit, s.sampling_method, s.sampling_method_detail,
-         s.sampling_start_date, s.sampling_end_date, s.sampling_date_precision, s.launch_label,
-         col.collectors,
-         p.id AS platform_id, p.label AS platform_label, pt.label AS platform_type, p.description AS platform_description,
-         lp.id AS launch_platform_id, lp.label AS launch_platform_label, lt.label AS launch_type,
-         ca.id AS current_archive_id, ca.label AS current_archive_label,
-         oa.id AS original_archive_id, oa.label AS original_archive_label,
-         s.related_resources, s.metadata_store_status, s.publish_date, s.is_deactivated, s.deactivate_reason,
-         s.user_owner_id, s.team_owner_id, s.batch_id, s.created_at, s.updated_at
-    FROM sample s
-    JOIN object_type ot ON ot.id = s.object_type_id
-    LEFT JOIN sample ps ON ps.id = s.parent_sample_id
-    LEFT JOIN platform p ON p.id = s.platform_id
-    LEFT JOIN platform_type pt ON pt.id = p.platform_type_id
-    LEFT JOIN launch_platform lp ON lp.id = s.launch_platform_id
-    LEFT JOIN launch_type lt ON lt.id = lp.launch_type_id
-    LEFT JOIN archive ca ON ca.id = s.current_archive_id
-    LEFT JOIN archive oa ON oa.id = s.original_archive_id
-    LEFT JOIN LATERAL (
-      SELECT json_agg(json_build_object(
-               'id', c.id,
-               'individual', CASE WHEN i.id IS NULL THEN NULL ELSE json_build_object(
-                  'id', i.id, 'label', i.label, 'fname', i.fname, 'lname', i.lname, 'individual_uri', i.individual_uri) END,
-               'institution', CASE WHEN inst.id IS NULL THEN NULL ELSE json_build_object(
-                  'id', inst.id, 'label', inst.label, 'ror', inst.ror) END,
-               'description', c.description) ORDER BY sc.position) AS collectors
-        FROM sample_collector sc
-        JOIN collector c ON c.id = sc.collector_id
-        LEFT JOIN individual i ON i.id = c.individual_id
-        LEFT JOIN institution inst ON inst.id = c.institution_id
-       WHERE sc.sample_id = s.id
-    ) col ON true`;
-
-const BY_IGSN = `${SAMPLE_SELECT} WHERE s.igsn = $1`;
-
 export function accessFacts(row: SampleRow): SampleAccessFacts {
   return {
     metadataStoreStatus: row.metadata_store_status,
@@ -147,34 +95,10 @@ export function accessFacts(row: SampleRow): SampleAccessFacts {
   };
 }
 
+/** A stored sample row as the API's sample JSON (CONTRACT §4). */
 @Injectable()
-export class SampleReader {
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly igsn: IgsnService,
-  ) {}
-
-  async rows(where: string, params: unknown[], tail = '', manager?: EntityManager): Promise<SampleRow[]> {
-    return (manager ?? this.dataSource.manager).query(`${SAMPLE_SELECT} WHERE ${where} ${tail}`, params);
-  }
-
-  /**
-   * Outside a transaction this runs as a named prepared statement: the ten-way join costs ~7 ms to
-   * plan and under 1 ms to execute, so each pooled connection keeps its plan.
-   */
-  async byIgsn(suffix: string, manager?: EntityManager): Promise<SampleRow | undefined> {
-    if (manager) return (await this.rows('s.igsn = $1', [suffix], '', manager))[0];
-    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
-    const result = await pool.query<SampleRow>({ name: 'sample_by_igsn', text: BY_IGSN, values: [suffix] });
-    return result.rows[0];
-  }
-
-  async byIds(ids: number[], manager?: EntityManager): Promise<SampleRow[]> {
-    if (!ids.length) return [];
-    const rows = await this.rows('s.id = ANY($1::bigint[])', [ids], '', manager);
-    const order = new Map(ids.map((id, index) => [String(id), index]));
-    return rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-  }
+export class SampleMapper {
+  constructor(private readonly igsn: IgsnService) {}
 
   toDto(row: SampleRow, canEdit: boolean): SampleDto {
     const iso = (date: Date | null) => (date ? date.toISOString() : null);

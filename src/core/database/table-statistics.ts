@@ -1,0 +1,74 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+/** Anything that runs SQL: a DataSource, an EntityManager, a QueryRunner. */
+interface Queryable {
+  query<T = unknown>(sql: string, parameters?: unknown[]): Promise<T>;
+}
+
+interface StaleTable {
+  name: string;
+  changed: string;
+  rows: string;
+}
+
+/**
+ * ANALYZE for every table of the schema whose planner statistics are missing or stale — the rule
+ * autovacuum applies (rows changed since the last ANALYZE above 50 + 10 % of the table), applied by
+ * the application itself: autovacuum may be off, or far behind after a bulk load, and a planner
+ * that believes a million-row table is empty picks plans that scan it once per result row.
+ * `tables` limits the check to those tables. Returns the tables analysed.
+ */
+export async function analyzeStaleTables(db: Queryable, tables?: string[]): Promise<string[]> {
+  const stale = await db.query<StaleTable[]>(
+    `SELECT t.relname AS name, t.n_mod_since_analyze AS changed, c.reltuples AS rows
+       FROM pg_stat_user_tables t JOIN pg_class c ON c.oid = t.relid
+      WHERE t.schemaname = current_schema()
+        AND ($1::text[] IS NULL OR t.relname = ANY($1::text[]))
+        AND (t.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0)
+             OR (t.last_analyze IS NULL AND t.last_autoanalyze IS NULL AND t.n_live_tup > 0))`,
+    [tables ?? null],
+  );
+  for (const table of stale) await db.query(`ANALYZE "${table.name.replace(/"/g, '""')}"`);
+  return stale.map((table) => table.name);
+}
+
+const KEEPER_INTERVAL_MS = 60_000;
+
+/**
+ * Worker side: every minute (and at start), ANALYZE whatever tables changed enough since their
+ * last statistics — the part of autovacuum query plans depend on, which this application does not
+ * leave to luck. One cheap catalogue query when nothing changed.
+ */
+@Injectable()
+export class TableStatisticsKeeper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(TableStatisticsKeeper.name);
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  onApplicationBootstrap(): void {
+    this.running = this.refresh();
+    this.timer = setInterval(() => {
+      this.running = this.refresh();
+    }, KEEPER_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  async refresh(): Promise<void> {
+    try {
+      const started = Date.now();
+      const analysed = await analyzeStaleTables(this.dataSource);
+      if (analysed.length) this.logger.log(`Analysed ${analysed.join(', ')} in ${Date.now() - started} ms`);
+    } catch (error) {
+      this.logger.warn(`Statistics refresh failed: ${(error as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,444 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { createHash } from 'node:crypto';
+import type { Pool, QueryResultRow } from 'pg';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { analyzeStaleTables } from '../../core/database/table-statistics';
+import { SqlCondition } from './sample-access.policy';
+import { FLAT_SAMPLE_JOINS, FlatColumnSql } from './sample-flat-columns';
+import { SampleRow } from './sample.mapper';
+import { Sample, SampleCollector } from './sample.entity';
+
+/**
+ * Up to this many matching rows a search's `count` is exact; above it, the planner's estimate
+ * (`count_exact: false`). Counting more would visit every matching row on every page request.
+ */
+export const EXACT_COUNT_LIMIT = 10_000;
+/** When the planner expects more than this many rows the exact count is not even attempted. */
+const ESTIMATE_ONLY_ABOVE = 5 * EXACT_COUNT_LIMIT;
+
+/**
+ * Everything a sample's JSON needs, for rows picked by `WHERE …` on alias `s`. The rows are always
+ * picked first (by id or IGSN, on a unique index); every other table is reached from them by its
+ * primary key — small vocabulary tables by join, the parent sample by a scalar subquery — so no
+ * plan can turn into a scan of `sample` per result row, whatever the statistics say.
+ */
+export const SAMPLE_DETAIL = `
+  SELECT s.id, s.igsn, s.registry_code, s.name, ot.label AS object_type, ot.hierarchical_label AS object_type_path,
+         s.general_material_type, s.material_types, s.sample_description, s.latitude, s.longitude,
+         s.end_latitude, s.end_longitude, s.elevation, s.elevation_end, s.elevation_unit, s.depth_min, s.depth_max,
+         s.depth_unit, s.country, s.province, s.county, s.city, s.locality, s.location_description,
+         s.location_method, s.purpose, s.size, s.field_name, s.primary_location_name, s.primary_location_type,
+         s.vertical_datum, s.northing, s.easting, s.zone, s.depth_scale, s.size_unit, s.cruise_field_prgrm,
+         s.current_archive_contact, s.original_archive_contact,
+         (SELECT ps.igsn FROM sample ps WHERE ps.id = s.parent_sample_id) AS parent_igsn, s.external_parent_name,
+         s.external_parent_object_type, s.other_names, s.numeric_age_min, s.numeric_age_max, s.numeric_age_unit,
+         s.geologic_age_verbatim, s.geologic_unit, s.sampling_method, s.sampling_method_detail,
+         s.sampling_start_date, s.sampling_end_date, s.sampling_date_precision, s.launch_label,
+         col.collectors,
+         p.id AS platform_id, p.label AS platform_label, pt.label AS platform_type, p.description AS platform_description,
+         lp.id AS launch_platform_id, lp.label AS launch_platform_label, lt.label AS launch_type,
+         ca.id AS current_archive_id, ca.label AS current_archive_label,
+         oa.id AS original_archive_id, oa.label AS original_archive_label,
+         s.related_resources, s.metadata_store_status, s.publish_date, s.is_deactivated, s.deactivate_reason,
+         s.user_owner_id, s.team_owner_id, s.batch_id, s.created_at, s.updated_at
+    FROM sample s
+    JOIN object_type ot ON ot.id = s.object_type_id
+    LEFT JOIN platform p ON p.id = s.platform_id
+    LEFT JOIN platform_type pt ON pt.id = p.platform_type_id
+    LEFT JOIN launch_platform lp ON lp.id = s.launch_platform_id
+    LEFT JOIN launch_type lt ON lt.id = lp.launch_type_id
+    LEFT JOIN archive ca ON ca.id = s.current_archive_id
+    LEFT JOIN archive oa ON oa.id = s.original_archive_id
+    LEFT JOIN LATERAL (
+      SELECT json_agg(json_build_object(
+               'id', c.id,
+               'individual', CASE WHEN i.id IS NULL THEN NULL ELSE json_build_object(
+                  'id', i.id, 'label', i.label, 'fname', i.fname, 'lname', i.lname, 'individual_uri', i.individual_uri) END,
+               'institution', CASE WHEN inst.id IS NULL THEN NULL ELSE json_build_object(
+                  'id', inst.id, 'label', inst.label, 'ror', inst.ror) END,
+               'description', c.description) ORDER BY sc.position) AS collectors
+        FROM sample_collector sc
+        JOIN collector c ON c.id = sc.collector_id
+        LEFT JOIN individual i ON i.id = c.individual_id
+        LEFT JOIN institution inst ON inst.id = c.institution_id
+       WHERE sc.sample_id = s.id
+    ) col ON true`;
+
+const BY_IGSN = `${SAMPLE_DETAIL} WHERE s.igsn = $1`;
+const BY_IDS = `${SAMPLE_DETAIL} WHERE s.id = ANY($1::bigint[])`;
+
+/** Where a keyset page starts: after this (created_at, id), newest first. */
+export interface SampleCursor {
+  /** created_at as PostgreSQL prints it (a JS Date would lose the microseconds). */
+  createdAt: string;
+  id: string;
+}
+
+export interface SamplePageRequest {
+  limit: number;
+  offset: number;
+  /**
+   * Run the id statement as a named prepared statement: only for conditions whose best plan does
+   * not depend on the parameter values (no text patterns), so one generic plan serves them all.
+   */
+  prepared?: boolean;
+}
+
+export interface SampleCount {
+  count: number;
+  exact: boolean;
+}
+
+/** Sample columns (database names) an INSERT of many rows may set, as one JSON record each. */
+export type SampleRecord = Record<string, unknown>;
+
+export function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const driver = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : {};
+  return driver.code === '23505' && driver.constraint === constraint;
+}
+
+/**
+ * Every SQL statement that reads or writes `sample` and `sample_collector`. Samples, batches,
+ * curation, exports and legacy XML all come through here, so a plan is tuned in one place.
+ *
+ * Reads that return sample JSON run in two steps: first the ids (one table, one index, cheap to
+ * plan), then SAMPLE_DETAIL for exactly those ids as a named prepared statement, planned once per
+ * pooled connection. The ten-way join costs milliseconds to plan and well under one to execute.
+ */
+@Injectable()
+export class SampleRepository {
+  private readonly logger = new Logger(SampleRepository.name);
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private get pool(): Pool {
+    return (this.dataSource.driver as PostgresDriver).master as Pool;
+  }
+
+  /** A statement outside any transaction, named (prepared once per connection) when `name` is given. */
+  private async pooled<T extends QueryResultRow>(text: string, values: unknown[], name?: string): Promise<T[]> {
+    return (await this.pool.query<T>(name ? { name, text, values } : { text, values })).rows;
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  async byIgsn(suffix: string, manager?: EntityManager): Promise<SampleRow | undefined> {
+    if (manager) return (await manager.query<SampleRow[]>(BY_IGSN, [suffix]))[0];
+    return (await this.pooled<SampleRow>(BY_IGSN, [suffix], 'sample_by_igsn'))[0];
+  }
+
+  /** The rows of these ids, in the order given. */
+  async byIds(ids: (number | string)[], manager?: EntityManager): Promise<SampleRow[]> {
+    if (!ids.length) return [];
+    const values = [ids.map(String)];
+    const rows = manager
+      ? await manager.query<SampleRow[]>(BY_IDS, values)
+      : await this.pooled<SampleRow>(BY_IDS, values, 'sample_by_ids');
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(String(id))).filter((row): row is SampleRow => row !== undefined);
+  }
+
+  /**
+   * One page of a search, newest first then id: `limit` rows after `offset`, and whether more
+   * follow (one extra id is read, so `next` never depends on the count being exact).
+   */
+  async searchPage(condition: SqlCondition, page: SamplePageRequest): Promise<{ rows: SampleRow[]; more: boolean }> {
+    const params = [...condition.params, page.limit + 1, page.offset];
+    const text = `SELECT s.id FROM sample s WHERE ${condition.sql}
+                   ORDER BY s.created_at DESC, s.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`;
+    const ids = await this.pooled<{ id: string }>(text, params, page.prepared ? statementName('sp', text) : undefined);
+    const more = ids.length > page.limit;
+    return { rows: await this.byIds(ids.slice(0, page.limit).map((row) => row.id)), more };
+  }
+
+  /**
+   * How many samples match: exact up to EXACT_COUNT_LIMIT (counting stops one row past it), the
+   * planner's estimate beyond. A condition the planner expects to match far more rows is not
+   * counted at all, so a broad search costs one plan, not a scan of every match.
+   */
+  async count(condition: SqlCondition): Promise<SampleCount> {
+    const estimate = await this.estimate(condition);
+    if (estimate > ESTIMATE_ONLY_ABOVE) return { count: estimate, exact: false };
+    const [row] = await this.pooled<{ count: number }>(
+      `SELECT count(*)::int AS count FROM (SELECT 1 FROM sample s WHERE ${condition.sql}
+          LIMIT ${EXACT_COUNT_LIMIT + 1}) bounded`,
+      condition.params,
+    );
+    if (row.count <= EXACT_COUNT_LIMIT) return { count: row.count, exact: true };
+    return { count: Math.max(estimate, row.count), exact: false };
+  }
+
+  private async estimate(condition: SqlCondition): Promise<number> {
+    const [row] = await this.pooled<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
+      `EXPLAIN (FORMAT JSON) SELECT 1 FROM sample s WHERE ${condition.sql}`,
+      condition.params,
+    );
+    return Math.round(row['QUERY PLAN'][0].Plan['Plan Rows']);
+  }
+
+  /**
+   * A keyset page for exports, inside the caller's (snapshot) transaction: `limit` rows after the
+   * cursor, each walked on an index range however deep the export goes.
+   */
+  async keysetPage(
+    manager: EntityManager,
+    condition: SqlCondition,
+    after: SampleCursor | undefined,
+    limit: number,
+  ): Promise<{ rows: SampleRow[]; cursor?: SampleCursor }> {
+    const params = [...condition.params];
+    const keyset = after
+      ? ` AND (s.created_at, s.id) < ($${params.push(after.createdAt)}::timestamptz, $${params.push(after.id)}::bigint)`
+      : '';
+    const ids = await manager.query<{ id: string; created_at: string }[]>(
+      `SELECT s.id, s.created_at::text AS created_at FROM sample s WHERE (${condition.sql})${keyset}
+        ORDER BY s.created_at DESC, s.id DESC LIMIT $${params.push(limit)}`,
+      params,
+    );
+    if (!ids.length) return { rows: [] };
+    const last = ids[ids.length - 1];
+    return {
+      rows: await this.byIds(
+        ids.map((row) => row.id),
+        manager,
+      ),
+      cursor: { createdAt: last.created_at, id: last.id },
+    };
+  }
+
+  /** How many samples match and how many registry codes they span (one code: its name). */
+  async registryCodeFacts(
+    manager: EntityManager,
+    condition: SqlCondition,
+  ): Promise<{ count: number; codes: number; code: string | null }> {
+    const [facts] = await manager.query<{ count: number; codes: number; code: string | null }[]>(
+      `SELECT count(*)::int AS count, count(DISTINCT s.registry_code)::int AS codes, min(s.registry_code) AS code
+         FROM sample s WHERE ${condition.sql}`,
+      condition.params,
+    );
+    return facts;
+  }
+
+  /** IGSNs and names of the batch's samples among `suffixes` that match `condition`. */
+  async namesInBatch(
+    manager: EntityManager,
+    batchId: number,
+    suffixes: string[],
+    condition: SqlCondition,
+  ): Promise<{ igsn: string; name: string }[]> {
+    return manager.query(
+      `SELECT s.igsn, s.name FROM sample s WHERE s.batch_id = $1 AND s.igsn = ANY($2::text[]) AND ${condition.sql}`,
+      [batchId, suffixes, ...condition.params],
+    );
+  }
+
+  /** The batch's drafts matching `condition` that lack coordinates (first `limit`, with the total). */
+  async draftsWithoutCoordinates(
+    manager: EntityManager,
+    batchId: number,
+    condition: SqlCondition,
+    limit: number,
+  ): Promise<{ igsn: string; latitude: number | null; longitude: number | null; total: number }[]> {
+    return manager.query(
+      `SELECT s.igsn, s.latitude, s.longitude, count(*) OVER ()::int AS total
+         FROM sample s
+        WHERE s.batch_id = $1 AND s.metadata_store_status = 'draft' AND ${condition.sql}
+          AND (s.latitude IS NULL OR s.longitude IS NULL)
+        ORDER BY s.id
+        LIMIT ${Number(limit)}`,
+      [batchId, ...condition.params],
+    );
+  }
+
+  /**
+   * One pass over the matching samples: totals per store status and, per flat column `i`, its
+   * smallest value `v<i>`, whether every sample has that one value `s<i>`, whether any has one `a<i>`.
+   */
+  async flatAggregate<T>(condition: SqlCondition, columns: FlatColumnSql[]): Promise<T> {
+    const perColumn = columns.map((column, index) => {
+      // Bytewise comparison: exact equality, and cheaper than the database collation.
+      const value = column.format === 'text' || column.format === 'igsn' ? `(${column.sql}) COLLATE "C"` : column.sql;
+      return `min(${value}) AS v${index},
+              (count(${value}) = count(*) AND min(${value}) = max(${value})) AS s${index},
+              count(${value}) > 0 AS a${index}`;
+    });
+    const sql = `SELECT count(*)::int AS total,
+              count(*) FILTER (WHERE s.metadata_store_status = 'draft')::int AS draft,
+              count(*) FILTER (WHERE s.metadata_store_status = 'pending-review')::int AS pending_review,
+              count(*) FILTER (WHERE s.metadata_store_status = 'published')::int AS published,
+              ${perColumn.join(',\n')}
+         FROM sample s
+         ${FLAT_SAMPLE_JOINS}
+        WHERE ${condition.sql}`;
+    return this.dataSource.transaction(async (manager) => {
+      // From ~7,500 samples the planner's cost passes jit_above_cost, and JIT-compiling these ~200
+      // aggregates takes seconds — far more than running them (see bench/curation).
+      await manager.query('SET LOCAL jit = off');
+      const [row] = await manager.query<T[]>(sql, condition.params);
+      return row;
+    });
+  }
+
+  /** A page of matching samples in registration order: `sample_igsn`, `sample_name`, then `c<i>` per column. */
+  async flatPage(
+    condition: SqlCondition,
+    columns: FlatColumnSql[],
+    page: { limit: number; offset: number },
+  ): Promise<Record<string, unknown>[]> {
+    const params = [...condition.params, page.limit, page.offset];
+    const values = columns.map((column, index) => `, ${column.sql} AS c${index}`).join('');
+    return this.dataSource.query<Record<string, unknown>[]>(
+      `SELECT s.id, s.igsn AS sample_igsn, s.name AS sample_name${values}
+         FROM (SELECT s.id FROM sample s WHERE ${condition.sql}
+                ORDER BY s.id LIMIT $${params.length - 1} OFFSET $${params.length}) picked
+         JOIN sample s ON s.id = picked.id
+         ${FLAT_SAMPLE_JOINS}
+        ORDER BY s.id`,
+      params,
+    );
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  async igsnExists(manager: EntityManager, suffix: string): Promise<boolean> {
+    return manager.existsBy(Sample, { igsn: suffix });
+  }
+
+  /**
+   * The next `count` counter values of the registry code's minting sequence, ascending (consecutive
+   * unless other registrations take values at the same moment); undefined for an unknown code.
+   */
+  async nextCounterValues(manager: EntityManager, code: string, count: number): Promise<number[] | undefined> {
+    try {
+      const rows = await manager.query<{ value: string }[]>(
+        'SELECT nextval(igsn_sequence_name($1)::regclass) AS value FROM generate_series(1, $2) ORDER BY 1',
+        [code, count],
+      );
+      return rows.map((row) => Number(row.value));
+    } catch (error) {
+      const sqlState = error instanceof QueryFailedError ? (error.driverError as { code?: string }).code : undefined;
+      if (sqlState === '42P01') return undefined; // no such sequence: no such code
+      throw error;
+    }
+  }
+
+  /** IGSNs of the form `code + counter` already taken in [first, last] (a minted block's range). */
+  async takenIgsnsBetween(manager: EntityManager, first: string, last: string): Promise<Set<string>> {
+    // A block is one contiguous, lexically ordered range (base-36 digits sort as ASCII): a btree
+    // range scan finds values already taken, where `= ANY(list)` may be planned on the trigram
+    // index and recheck thousands of near-identical IGSNs per value.
+    const rows = await manager.query<{ igsn: string }[]>(
+      'SELECT igsn FROM sample WHERE igsn BETWEEN $1 AND $2 AND length(igsn) = $3',
+      [first, last, first.length],
+    );
+    return new Set(rows.map((row) => row.igsn));
+  }
+
+  /** The sample, locked for update until the transaction ends. */
+  async lockByIgsn(manager: EntityManager, suffix: string): Promise<Sample | null> {
+    return manager.findOne(Sample, { where: { igsn: suffix }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** The samples among these IGSNs, locked for update until the transaction ends. */
+  async lockByIgsns(manager: EntityManager, suffixes: string[]): Promise<Sample[]> {
+    if (!suffixes.length) return [];
+    const ids = await manager.query<{ id: string }[]>(
+      'SELECT id FROM sample WHERE igsn = ANY($1::text[]) ORDER BY id FOR UPDATE',
+      [suffixes],
+    );
+    if (!ids.length) return [];
+    return manager
+      .createQueryBuilder(Sample, 's')
+      .where('s.id IN (:...ids)', { ids: ids.map((row) => row.id) })
+      .getMany();
+  }
+
+  /** Inserts one sample with its collectors; returns its id. */
+  async insertOne(manager: EntityManager, columns: Partial<Sample>, collectorIds: number[]): Promise<number> {
+    const result = await manager.insert(Sample, columns);
+    const id = Number((result.identifiers[0] as { id: string | number }).id);
+    await this.insertCollectors(manager, [{ sampleId: id, collectorIds }]);
+    return id;
+  }
+
+  /**
+   * Inserts many samples in one statement (the rows travel as one JSON parameter, keyed by column
+   * name) and returns id by IGSN.
+   */
+  async insertMany(manager: EntityManager, records: SampleRecord[], columns: string[]): Promise<Map<string, number>> {
+    if (!records.length) return new Map();
+    const list = columns.map((column) => `"${column}"`).join(', ');
+    const inserted = await manager.query<{ id: string; igsn: string }[]>(
+      `INSERT INTO sample (${list}) SELECT ${list} FROM jsonb_populate_recordset(NULL::sample, $1::jsonb)
+       RETURNING id, igsn`,
+      [JSON.stringify(records)],
+    );
+    return new Map(inserted.map((row) => [row.igsn, Number(row.id)]));
+  }
+
+  /** Collector lists of new samples, in order, in one statement. */
+  async insertCollectors(manager: EntityManager, lists: { sampleId: number; collectorIds: number[] }[]): Promise<void> {
+    const rows = lists.flatMap((list) =>
+      list.collectorIds.map((collectorId, position) => ({ sampleId: list.sampleId, position, collectorId })),
+    );
+    if (rows.length) await manager.insert(SampleCollector, rows);
+  }
+
+  /** Sets columns of one sample; a collectors list, when given, replaces the stored one. */
+  async update(manager: EntityManager, id: number, columns: Partial<Sample>, collectorIds?: number[]): Promise<void> {
+    if (Object.keys(columns).length) await manager.update(Sample, { id }, columns);
+    if (collectorIds !== undefined) {
+      await manager.delete(SampleCollector, { sampleId: id });
+      await this.insertCollectors(manager, [{ sampleId: id, collectorIds }]);
+    }
+  }
+
+  /**
+   * `UPDATE sample s SET <set> WHERE s.batch_id = $1 AND <condition>` and the count of rows changed
+   * with their distinct store states after it. `condition` numbers its placeholders from $2.
+   */
+  async updateBatch(
+    manager: EntityManager,
+    batchId: number,
+    condition: SqlCondition,
+    set: (next: () => string) => string,
+    values: unknown[],
+  ): Promise<{ count: number; states: string | null }> {
+    const params: unknown[] = [batchId, ...condition.params];
+    let next = params.length;
+    const assignments = set(() => `$${++next}`);
+    params.push(...values);
+    const [row] = await manager.query<{ count: number; states: string | null }[]>(
+      `WITH changed AS (
+         UPDATE sample s SET ${assignments}
+          WHERE s.batch_id = $1 AND ${condition.sql}
+         RETURNING s.metadata_store_status AS state)
+       SELECT count(*)::int AS count, string_agg(DISTINCT state, ', ' ORDER BY state) AS states FROM changed`,
+      params,
+    );
+    return row;
+  }
+
+  // ---------------------------------------------------------------- statistics
+
+  /**
+   * Refreshes the planner's statistics of the sample tables when enough rows changed since the
+   * last ANALYZE (see analyzeStaleTables). Called after bulk writes (a batch, a curation action) and
+   * periodically by the worker; ANALYZE reads a fixed-size sample of rows, so it costs about the
+   * same at 10,000 and 10,000,000 samples.
+   */
+  async refreshStatistics(reason: string): Promise<void> {
+    const started = Date.now();
+    const analysed = await analyzeStaleTables(this.dataSource, ['sample', 'sample_collector']);
+    if (analysed.length) {
+      this.logger.log(`Analysed ${analysed.join(', ')} (${reason}) in ${Date.now() - started} ms`);
+    }
+  }
+}
+
+/** A stable name for a prepared statement: the same text always gets the same name. */
+function statementName(prefix: string, text: string): string {
+  return `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+}
