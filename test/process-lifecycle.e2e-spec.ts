@@ -3,6 +3,7 @@ import { connect, Socket } from 'node:net';
 import { TestUser, createUserWithToken } from './support/auth';
 import { ServiceProcess, freePort, serviceEnv, startServiceProcess } from './support/service-process';
 import { createTestApp } from './support/test-app';
+import { testKeyPrefix } from './support/test-environment';
 
 /** One HTTP/1.1 request on a fresh connection; resolves with the status, or rejects (e.g. ECONNREFUSED). */
 async function get(port: number, path: string): Promise<{ status: number; body: string }> {
@@ -98,6 +99,8 @@ describe('process lifecycle: graceful deploys and a supervised start', () => {
       serviceEnv({
         PORT: String(port),
         HOST: '127.0.0.1',
+        // Its worker is killed on purpose: it must not take other suites' jobs.
+        REDIS_KEY_PREFIX: `${testKeyPrefix()}-supervised`,
         SUPERVISOR_MAX_CRASHES: '3',
         SUPERVISOR_CRASH_WINDOW_SECONDS: '300',
         SHUTDOWN_DRAIN_SECONDS: '0',

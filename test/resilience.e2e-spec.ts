@@ -20,7 +20,7 @@ import {
 } from './support/legacy-xml-client';
 import { ServiceProcess, freePort, serviceEnv, startServiceProcess } from './support/service-process';
 import { createTestApp } from './support/test-app';
-import { testConfig } from './support/test-environment';
+import { testConfig, testKeyPrefix } from './support/test-environment';
 import { WorkerProcess, startWorkerProcess } from './support/worker-process';
 import { buildWorkbook } from './support/workbooks';
 import { zip } from './support/zip';
@@ -51,7 +51,9 @@ describe('stays up under hostile or unlucky conditions', () => {
   let app: INestApplication;
   let owner: Registrant;
   let worker: WorkerProcess | undefined;
-  const http = () => request(app.getHttpServer());
+  /** The app requests go to: the shared one, or one on a queue of its own (see 'with a worker'). */
+  let target: INestApplication;
+  const http = () => request(target.getHttpServer());
   const upload = (who: { auth: Record<string, string> }, file: Buffer, headers: Record<string, string> = {}) =>
     http().post('/api/batches/upload/').set(who.auth).set(headers).attach('file', file, 'batch.xlsx');
 
@@ -68,6 +70,7 @@ describe('stays up under hostile or unlucky conditions', () => {
 
   beforeAll(async () => {
     app = await createTestApp();
+    target = app;
     owner = await createRegistrant(app);
   });
 
@@ -294,6 +297,7 @@ describe('stays up under hostile or unlucky conditions', () => {
     });
 
     describe('with a worker', () => {
+      let isolated: INestApplication;
       let crashedFile: string;
       let liveFile: string;
 
@@ -305,8 +309,23 @@ describe('stays up under hostile or unlucky conditions', () => {
         liveFile = `${dir}/${process.pid}-export-live.csv`;
         writeFileSync(crashedFile, 'partial export', { mode: 0o600 });
         writeFileSync(liveFile, 'being written', { mode: 0o600 });
-        worker = await startWorkerProcess({ BATCH_MAX_CELLS: '500', BATCH_MAX_INFLATED_BYTES: '200kb' });
+        // Its budgets are tiny: it must not take other suites' jobs, so it gets queues of its own.
+        const prefix = `${testKeyPrefix()}-budgets`;
+        isolated = await createTestApp({ config: testConfig({ REDIS_KEY_PREFIX: prefix }) });
+        target = isolated;
+        worker = await startWorkerProcess({
+          REDIS_KEY_PREFIX: prefix,
+          BATCH_MAX_CELLS: '500',
+          BATCH_MAX_INFLATED_BYTES: '200kb',
+        });
       }, 90_000);
+
+      afterAll(async () => {
+        await worker?.stop();
+        worker = undefined;
+        target = app;
+        await isolated.close();
+      });
 
       it('sweeps the work files a crashed process left, in a directory only this user can enter', async () => {
         const dir = await privateWorkDir();
