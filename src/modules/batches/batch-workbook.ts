@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { FileSink } from '../../core/files/file-sink';
+import { ApiError } from '../../core/http/api-error';
 import { tempFileName } from '../../core/files/private-temp-dir';
 import { BatchField, batchFieldByHeader } from './batch-fields';
 import { WorkbookLayout, inspectWorkbookArchive } from './xlsx-inspection';
@@ -95,10 +96,12 @@ export class BatchWorkbook {
     try {
       layout = await inspectWorkbookArchive(buffer, budgets.maxInflatedBytes);
     } catch (error) {
+      // The inspection's refusals say what is wrong with the file; anything else is unexpected.
+      if (!(error instanceof ApiError)) throw error;
       throw new BatchWorkbookRefused(
-        (error as Error).message === 'The workbook is too large once uncompressed.'
+        error.message === 'The workbook is too large once uncompressed.'
           ? `The workbook inflates to more than ${budgets.maxInflatedBytes} bytes; split it into smaller batches.`
-          : 'The workbook could not be read; it may be damaged.',
+          : error.message,
       );
     }
     if (!layout.samplesSheet) throw new BatchWorkbookRefused('The workbook has no Samples sheet.');
