@@ -154,6 +154,40 @@ export class SampleRepository {
   }
 
   /**
+   * The plans of the two statements a search page runs (ids, then details for those ids, the
+   * latter both as planned for these ids and as the generic plan a prepared statement settles on),
+   * as EXPLAIN prints them: for tests and for operators checking a slow search.
+   */
+  async explainSearchPage(condition: SqlCondition, page: SamplePageRequest): Promise<Record<string, string>> {
+    const params = [...condition.params, page.limit + 1, page.offset];
+    const idsSql = `SELECT s.id FROM sample s WHERE ${condition.sql}
+                     ORDER BY s.created_at DESC, s.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`;
+    const text = (rows: unknown) => (rows as { 'QUERY PLAN': string }[]).map((row) => row['QUERY PLAN']).join('\n');
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      const ids = ((await runner.query(idsSql, params)) as { id: string }[]).map((row) => row.id);
+      const plans: Record<string, string> = {
+        ids: text(await runner.query(`EXPLAIN ${idsSql}`, params)),
+        details: text(await runner.query(`EXPLAIN ${BY_IDS}`, [ids])),
+      };
+      // EXPLAIN EXECUTE takes no bind parameters: the ids (digits only) go in as a literal.
+      const literal = `'{${ids.filter((id) => /^\d+$/.test(id)).join(',')}}'`;
+      await runner.query(`PREPARE explain_sample_by_ids(bigint[]) AS ${BY_IDS}`);
+      try {
+        await runner.query('SET plan_cache_mode = force_generic_plan');
+        plans.genericDetails = text(await runner.query(`EXPLAIN EXECUTE explain_sample_by_ids(${literal})`));
+      } finally {
+        await runner.query('RESET plan_cache_mode');
+        await runner.query('DEALLOCATE explain_sample_by_ids');
+      }
+      return plans;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /**
    * How many samples match: exact up to EXACT_COUNT_LIMIT (counting stops one row past it), the
    * planner's estimate beyond. A condition the planner expects to match far more rows is not
    * counted at all, so a broad search costs one plan, not a scan of every match.

@@ -1,0 +1,159 @@
+import { INestApplication } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { Clock } from '../src/core/clock';
+import { SampleAccessPolicy } from '../src/modules/samples/sample-access.policy';
+import { EXACT_COUNT_LIMIT, SampleRepository } from '../src/modules/samples/sample.repository';
+import { TestUser, createRegistrant, createUserWithToken } from './support/auth';
+import { createTestApp } from './support/test-app';
+import { testConfig } from './support/test-environment';
+import { WorkerProcess, startWorkerProcess } from './support/worker-process';
+import { buildWorkbook } from './support/workbooks';
+
+const ROWS = 1500;
+
+/**
+ * Query plans that do not depend on luck (issue: the public list once joined the parent sample by
+ * scanning the whole primary key once per result row, because the planner had never been told how
+ * big `sample` had grown). Rows arrive through the real batch path — upload, worker, curation
+ * accept — with no ANALYZE by the test; then the plans of the public list are checked, and checked
+ * again with the table's statistics removed altogether.
+ */
+describe('sample list plans after a bulk load', () => {
+  let app: INestApplication;
+  let worker: WorkerProcess | undefined;
+  let owner: Awaited<ReturnType<typeof createRegistrant>>;
+  let curator: TestUser;
+  const http = () => request(app.getHttpServer());
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    owner = await createRegistrant(app);
+    curator = await createUserWithToken(app, { isStaff: true });
+    worker = await startWorkerProcess();
+  }, 90_000);
+
+  afterAll(async () => {
+    await worker?.stop();
+    await app.close();
+  });
+
+  async function publicListPlans(): Promise<Record<string, string>> {
+    const policy = app.get(SampleAccessPolicy);
+    const condition = policy.publicCondition('s', app.get(Clock).now(), 0);
+    return app.get(SampleRepository).explainSearchPage(condition, { limit: 25, offset: 0 });
+  }
+
+  function expectIndexedPlans(plans: Record<string, string>): void {
+    // The page of ids: one table, walked on an index or bitmap — never a join.
+    expect(plans.ids).not.toMatch(/Join/);
+    // Details: the rows by primary key (an index or bitmap index scan), the parent by primary key
+    // in a subplan, and no join of sample rows filtered row by row.
+    for (const details of [plans.details, plans.genericDetails]) {
+      expect(details).toMatch(
+        /(?:Index Scan using sample_pkey on sample s |Bitmap Index Scan on sample_pkey)[^\n]*\n\s*Index Cond: \(id = ANY/,
+      );
+      expect(details).toMatch(
+        /SubPlan[\s\S]*Index Scan using sample_pkey on sample ps [^\n]*\n\s*Index Cond: \(id = s\.parent_sample_id\)/,
+      );
+      expect(details).not.toMatch(/Seq Scan on sample\b/);
+      expect(details).not.toMatch(/Join Filter:[^\n]*\b(?:s|ps)\.(?:id|parent_sample_id)\b/);
+    }
+  }
+
+  it('loads a batch with parents without a manual ANALYZE; the public list plan uses index conditions', async () => {
+    const parent = await http()
+      .post('/api/samples/')
+      .set(owner.auth)
+      .send({ name: `parent-${randomUUID()}`, object_type: 'Core', latitude: 1, longitude: 2 })
+      .expect(201);
+    const parentIgsn = (parent.body as { data: { igsn: string } }).data.igsn;
+    const tag = randomUUID().slice(0, 8);
+    const file = buildWorkbook({
+      metadata: { registry_code: owner.code, object_type: 'Core' },
+      headers: ['Sample Name', 'Latitude (WGS84)', 'Longitude (WGS84)', 'Parent IGSN'],
+      rows: Array.from({ length: ROWS }, (_, i) => [`${tag}-${i}`, 10 + i / 1000, 20, parentIgsn]),
+    });
+    const queued = await http().post('/api/batches/upload/').set(owner.auth).attach('file', file, 'plans.xlsx');
+    expect(queued.status).toBe(202);
+    let job: { status: string; result: { batch_id: number } | null; error_message?: string } = {
+      status: 'pending',
+      result: null,
+    };
+    for (let tries = 0; tries < 600 && !['completed', 'failed'].includes(job.status); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      job = (await http().get(`/api/jobs/${queued.body.data.job_id}/`).set(owner.auth).expect(200)).body.data;
+    }
+    expect(job).toMatchObject({ status: 'completed' });
+    const batchId = (job.result as { batch_id: number }).batch_id;
+    await http().post(`/api/batches/${batchId}/accept/`).set(curator.auth).expect(200);
+
+    // The application refreshed the statistics itself after the batch.
+    const [stats] = await app
+      .get(DataSource)
+      .query<{ analysed: boolean }[]>(
+        "SELECT last_analyze IS NOT NULL AS analysed FROM pg_stat_user_tables WHERE relname = 'sample'",
+      );
+    expect(stats.analysed).toBe(true);
+
+    const list = await http().get('/api/samples/?page_size=25').expect(200);
+    expect(list.body.data).toHaveLength(25);
+    expect(list.body.data[0].parent_sample).toBe(parentIgsn);
+    expectIndexedPlans(await publicListPlans());
+  }, 120_000);
+
+  it('keeps the same plan shape with no statistics at all', async () => {
+    const db = app.get(DataSource);
+    await db.query("DELETE FROM pg_statistic WHERE starelid = 'sample'::regclass");
+    expectIndexedPlans(await publicListPlans());
+    const list = await http().get('/api/samples/?page_size=2000').expect(200);
+    expect(list.body.data.length).toBeGreaterThanOrEqual(ROWS);
+    await db.query('ANALYZE sample');
+  });
+
+  it('counts exactly up to the limit, estimates beyond it with count_exact false, and pages correctly', async () => {
+    const tag = `cnt${randomUUID().slice(0, 8)}`;
+    const total = EXACT_COUNT_LIMIT + 50;
+    await app.get(DataSource).query(
+      `INSERT INTO sample (igsn, registry_code, name, object_type_id, latitude, longitude, metadata_store_status,
+                           publish_date, user_owner_id)
+       SELECT $1 || lpad(n::text, 6, '0') || 'X', $2, $3 || '-' || n,
+              (SELECT id FROM object_type WHERE label = 'Core'), 1, 2, 'published', now() - interval '1 day', $4
+         FROM generate_series(1, $5) AS n`,
+      [owner.code, owner.code, tag, owner.userId, total],
+    );
+    await app.get(DataSource).query('ANALYZE sample');
+
+    const small = await http().get(`/api/samples/?name=${tag}-1000`).expect(200);
+    expect(small.body).toMatchObject({ count: 11, count_exact: true, next: null });
+
+    const first = await http().get(`/api/samples/?name=${tag}&page_size=25`).expect(200);
+    expect(first.body.count_exact).toBe(false);
+    expect(first.body.count).toBeGreaterThan(EXACT_COUNT_LIMIT);
+    expect(first.body.next).toContain('page=2');
+    expect(first.body.total_pages).toBe(Math.ceil(first.body.count / 25));
+
+    // The last page proves the total: the count becomes exact there, and next is null.
+    const lastPage = Math.ceil(total / 25);
+    const last = await http().get(`/api/samples/?name=${tag}&page_size=25&page=${lastPage}`).expect(200);
+    expect(last.body).toMatchObject({ count: total, count_exact: true, next: null, total_pages: lastPage });
+    expect(last.body.data).toHaveLength(total - (lastPage - 1) * 25);
+    expect(last.body.previous).toContain(`page=${lastPage - 1}`);
+  }, 60_000);
+
+  it('answers a statement timeout with 503 and Retry-After, never 500', async () => {
+    const config = testConfig();
+    const slow = await createTestApp({
+      config: { ...config, database: { ...config.database, statementTimeoutMs: 1 } },
+    });
+    try {
+      const res = await request(slow.getHttpServer()).get('/api/samples/?page_size=2000&q=a');
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.body).toEqual({ message: 'The database is busy; try again shortly.', errors: {} });
+    } finally {
+      await slow.close();
+    }
+  });
+});
