@@ -299,7 +299,6 @@ export class TokenService {
       [pairId, now],
     );
   }
-
 }
 
 interface TokenPairRow {
