@@ -104,6 +104,8 @@ export function apiEnvironment(settings: BenchSettings): Record<string, string> 
     HOST: '127.0.0.1',
     AUTH_RATE_LIMIT_PER_IP: '100000',
     AUTH_RATE_LIMIT_PER_ACCOUNT: '100000',
+    // The bench measures throughput from one address: the per-IP anonymous limit would cap it.
+    ANONYMOUS_RATE_LIMIT_PER_MINUTE: '0',
   };
 }
 

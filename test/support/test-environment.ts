@@ -53,6 +53,7 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     // Every suite shares 127.0.0.1; the rate-limit suite lowers these on an app of its own.
     AUTH_RATE_LIMIT_PER_IP: '100000',
     AUTH_RATE_LIMIT_PER_ACCOUNT: '100000',
+    ANONYMOUS_RATE_LIMIT_PER_MINUTE: '0',
     ...overrides,
   });
 }

@@ -1,7 +1,10 @@
 import { crc32, deflateRawSync } from 'node:zlib';
 
-/** A minimal zip writer for crafting hostile uploads (zip bombs, fake workbooks). */
-export function zip(entries: { name: string; data: Buffer }[]): Buffer {
+/**
+ * A minimal zip writer for crafting hostile uploads (zip bombs, fake workbooks). `declaredSize`
+ * makes an entry lie about its uncompressed size, in both headers.
+ */
+export function zip(entries: { name: string; data: Buffer; declaredSize?: number }[]): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
@@ -15,7 +18,8 @@ export function zip(entries: { name: string; data: Buffer }[]): Buffer {
     local.writeUInt16LE(8, 8);
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(compressed.length, 18);
-    local.writeUInt32LE(entry.data.length, 22);
+    const declared = entry.declaredSize ?? entry.data.length;
+    local.writeUInt32LE(declared, 22);
     local.writeUInt16LE(name.length, 26);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
@@ -24,7 +28,7 @@ export function zip(entries: { name: string; data: Buffer }[]): Buffer {
     central.writeUInt16LE(8, 10);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(compressed.length, 20);
-    central.writeUInt32LE(entry.data.length, 24);
+    central.writeUInt32LE(declared, 24);
     central.writeUInt16LE(name.length, 28);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, compressed);

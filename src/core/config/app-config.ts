@@ -20,8 +20,15 @@ export interface AppConfig {
     corsOrigins: '*' | string[];
     /** Honour X-Forwarded-* headers (behind a reverse proxy). */
     trustProxy: boolean;
+    /** Anonymous searches and lists per minute from one IP address; 0 turns the limit off. */
+    anonymousReadsPerMinute: number;
     /** Seconds an in-flight request gets to finish after SIGTERM. */
     shutdownGraceSeconds: number;
+    /**
+     * Seconds after SIGTERM during which readiness answers 503 but new connections are still
+     * served, so a load balancer stops routing here before the port closes (at most the grace).
+     */
+    shutdownDrainSeconds: number;
   };
   database: {
     url: string;
@@ -64,6 +71,19 @@ export interface AppConfig {
   exports: {
     /** How long an export's file can be downloaded. */
     ttlSeconds: number;
+    /** Exports one user may have pending or running at once (more: 429). */
+    maxConcurrentPerUser: number;
+  };
+  batches: {
+    /** Cells (filled in) a batch's Samples sheet may hold; the worker stops reading past it. */
+    maxCells: number;
+    /** Bytes an uploaded workbook may inflate to, counted as inflated (zip bombs lie about sizes). */
+    maxInflatedBytes: number;
+  };
+  supervisor: {
+    /** `npm start` gives up when one child crashed this many times within the window. */
+    maxCrashes: number;
+    crashWindowSeconds: number;
   };
   /** The registry's public base URL (`https://registry.example.org`): landing pages, sitemap, DOI targets. */
   publicUrl: string | null;
@@ -283,7 +303,9 @@ export function loadAppConfig(env: Env): AppConfig {
       xmlLimit: byteSize(env, 'XML_BODY_LIMIT', '5mb'),
       corsOrigins,
       trustProxy: boolean(env, 'TRUST_PROXY', false),
+      anonymousReadsPerMinute: integer(env, 'ANONYMOUS_RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
       shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 25, 0, 3600),
+      shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 5, 0, 3600),
     },
     database: {
       url: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:'], 'postgres://user@host:5432/database'),
@@ -312,7 +334,18 @@ export function loadAppConfig(env: Env): AppConfig {
       rateLimitPerAccount: integer(env, 'AUTH_RATE_LIMIT_PER_ACCOUNT', 10, 1, 100000),
     },
     igsn: { doiPrefix },
-    exports: { ttlSeconds: duration(env, 'EXPORT_TTL', '24h') },
+    exports: {
+      ttlSeconds: duration(env, 'EXPORT_TTL', '24h'),
+      maxConcurrentPerUser: integer(env, 'EXPORT_MAX_CONCURRENT_PER_USER', 2, 1, 1000),
+    },
+    batches: {
+      maxCells: integer(env, 'BATCH_MAX_CELLS', 3_000_000, 1, 1_000_000_000),
+      maxInflatedBytes: byteSize(env, 'BATCH_MAX_INFLATED_BYTES', '400mb'),
+    },
+    supervisor: {
+      maxCrashes: integer(env, 'SUPERVISOR_MAX_CRASHES', 5, 1, 1000),
+      crashWindowSeconds: integer(env, 'SUPERVISOR_CRASH_WINDOW_SECONDS', 60, 1, 86400),
+    },
     publicUrl: publicUrl?.replace(/\/+$/, '') ?? null,
     datacite,
     log: {

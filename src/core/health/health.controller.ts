@@ -3,24 +3,15 @@ import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } f
 import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
+import { withTimeout } from '../async/with-timeout';
 import { Public } from '../auth/public.decorator';
 import { ApiError } from '../http/api-error';
 import { ErrorBody } from '../http/error-body';
 import { REDIS_CLIENT } from '../redis/redis.module';
+import { DrainState } from './drain-state';
 import { HealthResponse } from './health.dto';
 
 const CHECK_TIMEOUT_MS = 2000;
-
-function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`${what} did not answer within ${CHECK_TIMEOUT_MS} ms`)),
-      CHECK_TIMEOUT_MS,
-    );
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 @ApiTags('health')
 @Public()
@@ -29,6 +20,7 @@ export class HealthController {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(REDIS_CLIENT) private readonly redis: Redis,
+    private readonly drain: DrainState,
   ) {}
 
   @Get()
@@ -40,7 +32,10 @@ export class HealthController {
 
   @Get('ready')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Readiness: PostgreSQL and Redis both answer. 503 names the dependency that is down.' })
+  @ApiOperation({
+    summary:
+      'Readiness: PostgreSQL and Redis both answer. 503 names the dependency that is down, or says the process is shutting down.',
+  })
   @ApiOkResponse({ type: HealthResponse })
   @ApiServiceUnavailableResponse({
     type: ErrorBody,
@@ -50,6 +45,11 @@ export class HealthController {
     },
   })
   async ready(): Promise<HealthResponse> {
+    if (this.drain.draining) {
+      throw ApiError.serviceUnavailable('Not ready: this API process is shutting down.', {
+        process: ['draining before shutdown'],
+      });
+    }
     const checks = {
       database: () => this.dataSource.query('SELECT 1'),
       redis: () => this.redis.ping(),
@@ -57,7 +57,7 @@ export class HealthController {
     const results = await Promise.all(
       Object.entries(checks).map(async ([name, check]) => {
         try {
-          await withTimeout(check(), name);
+          await withTimeout(check(), CHECK_TIMEOUT_MS, name);
           return [name, null] as const;
         } catch (error) {
           return [name, error instanceof Error ? error.message : String(error)] as const;

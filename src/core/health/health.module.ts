@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { DrainState } from './drain-state';
 import { HealthController } from './health.controller';
 
-@Module({ controllers: [HealthController] })
+@Module({ controllers: [HealthController], providers: [DrainState], exports: [DrainState] })
 export class HealthModule {}

@@ -60,8 +60,8 @@ function routeKey(path: string): string {
 
 /**
  * JSON and URL-encoded form bodies, limited to BODY_LIMIT. Requests to `rawBodyPaths` skip both
- * and get the body's bytes as a Buffer instead (any media type but multipart, which the route
- * parses), limited to XML_BODY_LIMIT: the legacy XML endpoints must see `content=<?xml …&…` as sent.
+ * and get the body's bytes as a Buffer instead (any media type; the route parses multipart),
+ * limited to XML_BODY_LIMIT: the legacy XML endpoints must see `content=<?xml …&…` as sent.
  */
 export function bodyParsers(config: AppConfig, rawBodyPaths: readonly string[] = []): RequestHandler[] {
   const rawPaths = new Set(rawBodyPaths.map(routeKey));
@@ -70,10 +70,9 @@ export function bodyParsers(config: AppConfig, rawBodyPaths: readonly string[] =
     (wanted: boolean, parser: RequestHandler): RequestHandler =>
     (req, res, next) =>
       isRaw(req) === wanted ? parser(req, res, next) : next();
-  const raw = express.raw({
-    limit: config.http.xmlLimit,
-    type: (req) => !(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/'),
-  });
+  // Every media type, multipart included: the whole body, however it is encoded, is bounded by
+  // XML_BODY_LIMIT (counted as it arrives) before anything parses it.
+  const raw = express.raw({ limit: config.http.xmlLimit, type: () => true });
   return [
     onlyIf(false, mapped(express.json({ limit: config.http.bodyLimit }))),
     onlyIf(false, mapped(express.urlencoded({ limit: config.http.bodyLimit, extended: true, parameterLimit: 10_000 }))),

@@ -70,7 +70,6 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   });
   for (const parser of bodyParsers(config, RAW_BODY_PATHS)) express.use(parser);
   express.setGlobalPrefix(API_PREFIX, { exclude: LEGACY_PATHS });
-  express.enableShutdownHooks();
 
   const document = buildOpenApiDocument(app);
   app.get(OpenApiDocumentHolder).set(document);

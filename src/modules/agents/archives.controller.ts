@@ -27,6 +27,7 @@ import {
   toArchiveDto,
 } from './dto/archive.dto';
 import { CollectorInputDto } from './dto/collector-input.dto';
+import { AnonymousReadLimit } from '../../core/http/anonymous-read-limit.guard';
 
 @ApiTags('archives')
 // Shapes other features' writes embed (sample and batch writes); listed so the document defines them.
@@ -36,6 +37,7 @@ export class ArchivesController {
   constructor(private readonly archives: ArchivesService) {}
 
   @Public()
+  @AnonymousReadLimit()
   @Get()
   @ApiOperation({
     summary:

@@ -13,6 +13,7 @@ import { DEFAULT_LIMIT, LimitedSearchQueryDto } from '../vocabularies/dto/search
 import { IndividualListResponse, IndividualResponse, IndividualWriteDto, toIndividualDto } from './dto/individual.dto';
 import { IndividualsService } from './individuals.service';
 import { parsePathId } from './path-id';
+import { AnonymousReadLimit } from '../../core/http/anonymous-read-limit.guard';
 
 @ApiTags('individuals')
 @Controller('individuals')
@@ -20,6 +21,7 @@ export class IndividualsController {
   constructor(private readonly individuals: IndividualsService) {}
 
   @Public()
+  @AnonymousReadLimit()
   @Get()
   @ApiOperation({
     summary:

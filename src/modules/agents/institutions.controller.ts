@@ -18,6 +18,7 @@ import {
 } from './dto/institution.dto';
 import { InstitutionsService } from './institutions.service';
 import { parsePathId } from './path-id';
+import { AnonymousReadLimit } from '../../core/http/anonymous-read-limit.guard';
 
 @ApiTags('institutions')
 @Controller('institutions')
@@ -25,6 +26,7 @@ export class InstitutionsController {
   constructor(private readonly institutions: InstitutionsService) {}
 
   @Public()
+  @AnonymousReadLimit()
   @Get()
   @ApiOperation({
     summary:

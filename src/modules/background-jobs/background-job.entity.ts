@@ -47,6 +47,10 @@ export class BackgroundJob {
   @Column({ type: 'integer', default: 0 })
   attempts: number;
 
+  /** The client's Idempotency-Key, unique per user: a retried request returns this job. */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  idempotencyKey: string | null;
+
   @Column({ type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;
 

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
+import { withTimeout } from '../../core/async/with-timeout';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { Clock } from '../../core/clock';
 import { ApiError } from '../../core/http/api-error';
@@ -13,6 +14,39 @@ import { BackgroundJob, JobType } from './background-job.entity';
 import { BackgroundJobDto } from './dto/background-job.dto';
 
 export const CANCELLED_MESSAGE = 'Cancelled by user.';
+
+/**
+ * How long a request waits for Redis to take a job. Past it the request answers anyway (the row
+ * is committed) and the worker's recovery sweep enqueues the job when Redis is back.
+ */
+const ENQUEUE_TIMEOUT_MS = 2000;
+
+const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/** The header in the OpenAPI document of the endpoints that create jobs. */
+export const IDEMPOTENCY_KEY_HEADER = {
+  name: 'Idempotency-Key',
+  required: false,
+  description:
+    'Any unique string (a UUID, for example). Retrying with the same key returns the job the first request ' +
+    'created instead of creating another.',
+};
+
+/** The `Idempotency-Key` request header: 1-255 visible ASCII characters, or none. */
+export function parseIdempotencyKey(value: unknown): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(value.trim())) {
+    throw ApiError.badRequest('Invalid Idempotency-Key header.', {
+      'Idempotency-Key': ['must be 1 to 255 visible ASCII characters (a UUID, for example)'],
+    });
+  }
+  return value.trim();
+}
+
+function isIdempotencyConflict(error: unknown): boolean {
+  const driver = (error as { driverError?: { code?: string; constraint?: string } }).driverError ?? {};
+  return driver.code === '23505' && driver.constraint === 'uq_background_job_idempotency';
+}
 
 const QUEUE_OF: Record<JobType, QueueName> = {
   batch_registration: QueueName.BatchRegistration,
@@ -65,7 +99,13 @@ export class BackgroundJobsService {
 
   async create(
     manager: EntityManager,
-    input: { jobType: JobType; userId: number; payload: Record<string, unknown>; totalCount?: number | null },
+    input: {
+      jobType: JobType;
+      userId: number;
+      payload: Record<string, unknown>;
+      totalCount?: number | null;
+      idempotencyKey?: string;
+    },
   ): Promise<BackgroundJob> {
     const job = manager.create(BackgroundJob, {
       id: randomUUID(),
@@ -76,15 +116,64 @@ export class BackgroundJobsService {
       totalCount: input.totalCount ?? null,
       processedCount: 0,
       createdAt: this.clock.now(),
+      idempotencyKey: input.idempotencyKey ?? null,
     });
     await manager.save(BackgroundJob, job);
     return job;
   }
 
-  /** Puts the job on its queue. Failure is logged, not thrown: the sweep retries from the row. */
+  /**
+   * A job created at most once per Idempotency-Key: the user's earlier job with this key when
+   * there is one (`replayed`), else the job `create` makes (in its own transaction, with the key)
+   * and enqueues. Two requests racing with one key: the unique index lets one commit and the
+   * other returns that one's job.
+   */
+  async createOnce(
+    userId: number,
+    jobType: JobType,
+    idempotencyKey: string | undefined,
+    create: () => Promise<BackgroundJob>,
+  ): Promise<{ job: BackgroundJob; replayed: boolean }> {
+    const earlier = () => (idempotencyKey ? this.findByIdempotencyKey(userId, jobType, idempotencyKey) : undefined);
+    const existing = await earlier();
+    if (existing) return { job: existing, replayed: true };
+    let job: BackgroundJob;
+    try {
+      job = await create();
+    } catch (error) {
+      const winner = isIdempotencyConflict(error) ? await earlier() : undefined;
+      if (winner) return { job: winner, replayed: true };
+      throw error;
+    }
+    await this.enqueue(job);
+    return { job, replayed: false };
+  }
+
+  private async findByIdempotencyKey(
+    userId: number,
+    jobType: JobType,
+    key: string,
+  ): Promise<BackgroundJob | undefined> {
+    const job = await this.dataSource.manager.findOneBy(BackgroundJob, { userId, idempotencyKey: key });
+    if (job && job.jobType !== jobType) {
+      throw ApiError.conflict('This Idempotency-Key was already used for a different kind of request.', {
+        'Idempotency-Key': [`names a ${job.jobType} job`],
+      });
+    }
+    return job ?? undefined;
+  }
+
+  /**
+   * Puts the job on its queue. Failure (or Redis not answering within ENQUEUE_TIMEOUT_MS) is
+   * logged, not thrown: the sweep retries from the row.
+   */
   async enqueue(job: Pick<BackgroundJob, 'id' | 'jobType'>): Promise<boolean> {
     try {
-      await this.queueFor(job.jobType).add(job.jobType, { jobId: job.id }, { jobId: job.id });
+      await withTimeout(
+        this.queueFor(job.jobType).add(job.jobType, { jobId: job.id }, { jobId: job.id }),
+        ENQUEUE_TIMEOUT_MS,
+        'Redis',
+      );
       return true;
     } catch (error) {
       this.logger.warn(`Could not enqueue job ${job.id} (the recovery sweep will): ${(error as Error).message}`);

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '../../core/clock';
+import { privateWorkDir, sweepTempFiles } from '../../core/files/private-temp-dir';
 import { FilesService } from '../files/files.service';
 import { BackgroundJobsService } from './background-jobs.service';
 
@@ -9,8 +10,9 @@ const GRACE_MS = 30_000;
 
 /**
  * Worker side (CONTRACT §8): Redis may lose every queue entry. When a worker starts, and every
- * minute, job rows still pending or processing without a live queue entry are enqueued again, and
- * expired files (exports) are deleted.
+ * minute, job rows still pending or processing without a live queue entry are enqueued again,
+ * expired files (exports) are deleted, and work files that a crashed process left on this
+ * machine's disk (partial exports, batch rows) are deleted.
  */
 @Injectable()
 export class JobRecoveryService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -44,6 +46,8 @@ export class JobRecoveryService implements OnApplicationBootstrap, OnApplication
       if (recovered) this.logger.warn(`Re-enqueued ${recovered} job(s) that had no queue entry`);
       const removed = await this.files.removeExpired(now);
       if (removed) this.logger.log(`Removed ${removed} expired file(s)`);
+      const leftovers = await sweepTempFiles(await privateWorkDir());
+      if (leftovers) this.logger.warn(`Removed ${leftovers} work file(s) left by a crashed process`);
     } catch (error) {
       this.logger.warn(`Recovery sweep failed: ${(error as Error).message}`);
     }

@@ -19,8 +19,11 @@ import { ResolvedWrite, SamplesService } from '../samples/samples.service';
 import { BatchHistory } from './batch-history.entity';
 import { rowToSampleBody } from './batch-row.mapper';
 import { SampleReferenceLookups } from '../samples/sample-references';
-import { CellValue, readBatchWorkbook, withErrorsColumn } from './batch-workbook';
+import { BatchBudgets, BatchWorkbook, BatchWorkbookRefused, CellValue } from './batch-workbook';
 import { MAX_BATCH_ROWS } from './xlsx-inspection';
+import { AppConfig } from '../../core/config/app-config';
+import { InjectAppConfig } from '../../core/config/app-config.token';
+import { privateWorkDir } from '../../core/files/private-temp-dir';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const PROGRESS_EVERY = 500;
@@ -82,7 +85,16 @@ export class BatchRegistrationService {
     private readonly policy: SampleAccessPolicy,
     private readonly accounts: AccountsService,
     private readonly clock: Clock,
+    @InjectAppConfig() private readonly config: AppConfig,
   ) {}
+
+  private budgets(): BatchBudgets {
+    return {
+      maxRows: MAX_BATCH_ROWS,
+      maxCells: this.config.batches.maxCells,
+      maxInflatedBytes: this.config.batches.maxInflatedBytes,
+    };
+  }
 
   /** Runs one job; returns quietly when there is nothing (left) to do. */
   async run(jobId: string): Promise<void> {
@@ -96,19 +108,21 @@ export class BatchRegistrationService {
       await this.jobs.fail(jobId, 'The uploaded file is no longer available.');
       return;
     }
+    let workbook: BatchWorkbook | undefined;
     try {
-      await this.process(jobId, attempt, batch, upload.content, job.payload);
+      workbook = await this.readWorkbook(upload.content);
+      await this.process(jobId, attempt, batch, workbook, job.payload);
       // A batch may grow the table by tens of thousands of rows at once: the next search must not
       // be planned on statistics that describe the table before it.
       await this.sampleRows.refreshStatistics(`batch ${batch.id}`);
     } catch (error) {
       if (error instanceof BatchRejected) {
         let resultFileId: string | null = null;
-        if (error.errorsByRow.size) {
+        if (error.errorsByRow.size && workbook) {
           const report = await this.files.store({
             filename: `${(batch.filename ?? 'batch.xlsx').replace(/\.xlsx$/i, '')}-errors.xlsx`,
             contentType: XLSX_CONTENT_TYPE,
-            content: withErrorsColumn(upload.content, error.errorsByRow),
+            content: await workbook.errorReport(error.errorsByRow),
             ownerUserId: job.userId,
           });
           resultFileId = report.id;
@@ -124,6 +138,19 @@ export class BatchRegistrationService {
       }
       if (error instanceof JobCancelledError) return; // rolled back: cancelled, or a newer attempt owns the job
       throw error; // unexpected: BullMQ retries with back-off
+    } finally {
+      await workbook?.dispose();
+    }
+  }
+
+  /** The upload, streamed into a work file within the budgets; a refusal fails the job for good. */
+  private async readWorkbook(content: Buffer): Promise<BatchWorkbook> {
+    try {
+      return await BatchWorkbook.read(content, this.budgets(), await privateWorkDir());
+    } catch (error) {
+      if (error instanceof BatchWorkbookRefused) throw new BatchRejected(error.message);
+      this.logger.warn(`Unreadable batch workbook: ${(error as Error).message}`);
+      throw new BatchRejected('The workbook could not be read; it may be damaged.');
     }
   }
 
@@ -131,25 +158,14 @@ export class BatchRegistrationService {
     jobId: string,
     attempt: number,
     batch: BatchHistory,
-    content: Buffer,
+    workbook: BatchWorkbook,
     payload: Record<string, unknown>,
   ): Promise<void> {
-    let workbook;
-    try {
-      workbook = readBatchWorkbook(content);
-    } catch {
-      throw new BatchRejected('The workbook could not be read; it may be damaged.');
-    }
     if (workbook.unknownHeaders.length) {
       throw new BatchRejected(`Unknown column(s) in the Samples sheet: ${workbook.unknownHeaders.join(', ')}.`);
     }
-    if (!workbook.rows.length) throw new BatchRejected('The Samples sheet has no sample rows.');
-    if (workbook.rows.length > MAX_BATCH_ROWS) {
-      throw new BatchRejected(
-        `The workbook has ${workbook.rows.length} rows; a batch holds at most ${MAX_BATCH_ROWS}.`,
-      );
-    }
-    const total = workbook.rows.length;
+    if (!workbook.rowCount) throw new BatchRejected('The Samples sheet has no sample rows.');
+    const total = workbook.rowCount;
     await this.jobs.progress(jobId, 0, total);
 
     const owner = await this.accounts.requireUser(batch.uploadedById ?? 0);
@@ -179,10 +195,7 @@ export class BatchRegistrationService {
       const refs = this.references.memoized();
       const errorsByRow = new Map<number, string>();
       const updates: PreparedUpdate[] = [];
-      const existing = await this.existingSamples(
-        manager,
-        workbook.rows.map((row) => row.cells.get('igsn')),
-      );
+      const existing = await this.existingSamples(manager, workbook.igsnCells);
       const rowOfName = new Map<string, number>();
       const rowOfIgsn = new Map<string, number>();
       // Rows are inserted a chunk at a time as they validate, in this one transaction; after the
@@ -211,7 +224,8 @@ export class BatchRegistrationService {
         created.count += chunk.length;
       };
 
-      for (const [index, row] of workbook.rows.entries()) {
+      let index = 0;
+      for await (const row of workbook.rows()) {
         try {
           const igsnCell = row.cells.get('igsn');
           const current = igsnCell ? existing.get(this.igsn.parse(String(igsnCell)) ?? '') : undefined;
@@ -240,7 +254,7 @@ export class BatchRegistrationService {
           errorsByRow.set(row.rowNumber, describe(error));
         } finally {
           if (pending.length >= INSERT_CHUNK) await flush();
-          await this.checkpoint(jobId, attempt, index + 1);
+          await this.checkpoint(jobId, attempt, ++index);
         }
       }
       await flush();

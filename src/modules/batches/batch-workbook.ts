@@ -1,6 +1,16 @@
-import * as XLSX from 'xlsx';
+import { Row, stream as excelStream } from 'exceljs';
+import { EventEmitter } from 'node:events';
+import { createReadStream } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
+import { FileSink } from '../../core/files/file-sink';
+import { ApiError } from '../../core/http/api-error';
+import { tempFileName } from '../../core/files/private-temp-dir';
 import { BatchField, batchFieldByHeader } from './batch-fields';
-import { samplesSheetName } from './xlsx-inspection';
+import { WorkbookLayout, inspectWorkbookArchive } from './xlsx-inspection';
 
 export type CellValue = string | number | boolean | Date | null;
 
@@ -10,101 +20,254 @@ export interface BatchRow {
   cells: Map<string, CellValue>;
 }
 
-export interface ParsedBatchWorkbook {
-  sheetName: string;
-  /** Key/value settings from the hidden Metadata sheet (keys lower-cased). */
-  metadata: Record<string, string>;
-  columns: (BatchField | undefined)[];
-  unknownHeaders: string[];
-  rows: BatchRow[];
+/** What a batch may cost the worker: past any of these, the job fails with a message saying which. */
+export interface BatchBudgets {
+  maxRows: number;
+  maxCells: number;
+  maxInflatedBytes: number;
 }
+
+/** A budget was exceeded or the workbook cannot be used; the message is for the uploader. */
+export class BatchWorkbookRefused extends Error {}
+
+/** Rows of sheet cells on disk (one JSON array a line) until the batch has been processed. */
+type SpilledCell = string | number | boolean | { d: string } | null;
 
 function isBlank(value: unknown): boolean {
   return value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
 }
 
-/** The Samples sheet and Metadata settings of an uploaded workbook (already inspected). */
-export function readBatchWorkbook(buffer: Buffer): ParsedBatchWorkbook {
-  // Raw values only: no formatted text, HTML or styles per cell (they multiply memory on big files).
-  const workbook = XLSX.read(buffer, {
-    type: 'buffer',
-    cellDates: true,
-    dense: true,
-    cellFormula: false,
-    cellHTML: false,
-    cellText: false,
-    cellStyles: false,
-  });
-  const sheetName = samplesSheetName(workbook.SheetNames);
-  if (!sheetName) throw new Error('The workbook has no Samples sheet.');
-
-  const metadata: Record<string, string> = {};
-  const metadataSheet = workbook.SheetNames.find((name) => name.toLowerCase() === 'metadata');
-  if (metadataSheet) {
-    const rows = XLSX.utils.sheet_to_json<unknown[]>(workbook.Sheets[metadataSheet], {
-      header: 1,
-      raw: true,
-      defval: null,
-    });
-    for (const [key, value] of rows) {
-      if (typeof key === 'string' && !isBlank(key) && !isBlank(value)) {
-        metadata[key.trim().toLowerCase()] = String(value).trim();
-      }
-    }
+/** An exceljs cell value as the plain value it shows: rich text joined, a formula's cached result, a link's text. */
+function plainValue(value: unknown): CellValue {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+    return value;
   }
-
-  const grid = XLSX.utils.sheet_to_json<CellValue[]>(workbook.Sheets[sheetName], {
-    header: 1,
-    raw: true,
-    defval: null,
-    blankrows: true,
-  });
-  const headerRow = grid[0] ?? [];
-  const columns: (BatchField | undefined)[] = [];
-  const unknownHeaders: string[] = [];
-  headerRow.forEach((header, index) => {
-    if (isBlank(header)) {
-      columns[index] = undefined;
-      return;
-    }
-    const text = String(header);
-    const field = batchFieldByHeader(text);
-    columns[index] = field;
-    // An `Errors` column is what our error report adds: re-uploading a corrected report works.
-    if (!field && text.trim().toLowerCase() !== 'errors') unknownHeaders.push(text.trim());
-  });
-
-  const rows: BatchRow[] = [];
-  for (let r = 1; r < grid.length; r++) {
-    const line = grid[r] ?? [];
-    if (line.every(isBlank)) continue;
-    const cells = new Map<string, CellValue>();
-    line.forEach((value, index) => {
-      const field = columns[index];
-      if (field && !isBlank(value)) cells.set(field.key, typeof value === 'string' ? value.trim() : value);
-    });
-    rows.push({ rowNumber: r + 1, cells });
+  if (typeof value === 'object') {
+    const object = value as { richText?: { text: string }[]; result?: unknown; text?: unknown; error?: unknown };
+    if (Array.isArray(object.richText)) return object.richText.map((run) => run.text).join('');
+    if ('result' in object) return plainValue(object.result);
+    if ('text' in object) return plainValue(object.text);
+    return null; // an error value (#N/A, #REF!) or an unknown kind: an empty cell
   }
-  return { sheetName, metadata, columns, unknownHeaders, rows };
+  return typeof value === 'bigint' ? Number(value) : null;
 }
 
-/** A copy of the uploaded workbook with an `Errors` column on the Samples sheet. */
-export function withErrorsColumn(buffer: Buffer, errorsByRow: Map<number, string>): Buffer {
-  const workbook = XLSX.read(buffer, { type: 'buffer', cellDates: true, cellStyles: true });
-  const sheetName = samplesSheetName(workbook.SheetNames) as string;
-  const sheet = workbook.Sheets[sheetName];
-  const range = XLSX.utils.decode_range(sheet['!ref'] ?? 'A1');
-  let column = range.e.c + 1;
-  for (let c = range.s.c; c <= range.e.c; c++) {
-    const header = sheet[XLSX.utils.encode_cell({ r: 0, c })] as XLSX.CellObject | undefined;
-    if (typeof header?.v === 'string' && header.v.trim().toLowerCase() === 'errors') column = c;
+/** The cells of one exceljs row, 0-based (exceljs's `values` start at index 1). */
+function rowCells(row: Row): CellValue[] {
+  const values = row.values as unknown[];
+  return Array.from({ length: Math.max(0, values.length - 1) }, (_, index) => plainValue(values[index + 1]));
+}
+
+const toSpilled = (value: CellValue): SpilledCell => (value instanceof Date ? { d: value.toISOString() } : value);
+const fromSpilled = (value: SpilledCell): CellValue =>
+  value !== null && typeof value === 'object' ? new Date(value.d) : value;
+
+/**
+ * An uploaded batch workbook, read once with exceljs's streaming reader: the Samples sheet's rows
+ * go to a work file as they are read, so the worker's memory does not grow with the file; the
+ * row, cell and byte budgets stop the reading as soon as one is exceeded. Rows are then replayed
+ * from the work file, and the error report is written from it too (no second parse of the upload).
+ * `dispose()` deletes the work file.
+ */
+export class BatchWorkbook {
+  metadata: Record<string, string> = {};
+  /** The Metadata sheet as it was (keys in their original case), for the error report. */
+  private metadataRows: [string, CellValue][] = [];
+  header: CellValue[] = [];
+  columns: (BatchField | undefined)[] = [];
+  unknownHeaders: string[] = [];
+  /** Sample rows (blank rows are skipped). */
+  rowCount = 0;
+  /** Every filled-in IGSN cell, for finding the samples the batch updates before it starts. */
+  igsnCells: CellValue[] = [];
+  private readonly spillPath: string;
+
+  private constructor(
+    readonly sheetName: string,
+    workDir: string,
+  ) {
+    this.spillPath = join(workDir, tempFileName(`batch-${randomUUID()}.jsonl`));
   }
-  sheet[XLSX.utils.encode_cell({ r: 0, c: column })] = { t: 's', v: 'Errors' };
-  for (let r = 1; r <= range.e.r; r++) delete sheet[XLSX.utils.encode_cell({ r, c: column })];
-  for (const [rowNumber, message] of errorsByRow) {
-    sheet[XLSX.utils.encode_cell({ r: rowNumber - 1, c: column })] = { t: 's', v: message };
+
+  /** Reads the workbook; throws BatchWorkbookRefused (budgets, no Samples sheet) or Error (unreadable). */
+  static async read(buffer: Buffer, budgets: BatchBudgets, workDir: string): Promise<BatchWorkbook> {
+    let layout: WorkbookLayout;
+    try {
+      layout = await inspectWorkbookArchive(buffer, budgets.maxInflatedBytes);
+    } catch (error) {
+      // The inspection's refusals say what is wrong with the file; anything else is unexpected.
+      if (!(error instanceof ApiError)) throw error;
+      throw new BatchWorkbookRefused(
+        error.message === 'The workbook is too large once uncompressed.'
+          ? `The workbook inflates to more than ${budgets.maxInflatedBytes} bytes; split it into smaller batches.`
+          : error.message,
+      );
+    }
+    if (!layout.samplesSheet) throw new BatchWorkbookRefused('The workbook has no Samples sheet.');
+    const workbook = new BatchWorkbook(layout.samplesSheet.name, workDir);
+    try {
+      await workbook.load(buffer, layout, budgets);
+      return workbook;
+    } catch (error) {
+      await workbook.dispose();
+      throw error;
+    }
   }
-  range.e.c = Math.max(range.e.c, column);
-  sheet['!ref'] = XLSX.utils.encode_range(range);
-  return XLSX.write(workbook, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
+
+  private async load(buffer: Buffer, layout: WorkbookLayout, budgets: BatchBudgets): Promise<void> {
+    const reader = new excelStream.xlsx.WorkbookReader(Readable.from([buffer]), {
+      worksheets: 'emit',
+      sharedStrings: 'cache',
+      hyperlinks: 'ignore',
+      // Styles say which numbers are dates.
+      styles: 'cache',
+      entries: 'emit',
+    });
+    // exceljs names a sheet only when its relationship target has its own spelling: the part's
+    // path (announced just before the sheet) is matched to the names read by the inspection.
+    let part = '';
+    (reader as unknown as EventEmitter).on('entry', (entry: { type: string; id?: string }) => {
+      if (entry.type === 'worksheet') part = `xl/worksheets/sheet${entry.id}.xml`;
+    });
+    const sink = new FileSink(this.spillPath);
+    try {
+      for await (const sheet of reader) {
+        const name = layout.sheets.find((candidate) => candidate.path === part)?.name;
+        if (name === undefined) continue;
+        if (name.toLowerCase() === 'metadata') await this.readMetadata(sheet);
+        else if (name === this.sheetName) await this.readSamples(sheet, sink, budgets);
+      }
+      await sink.end();
+    } catch (error) {
+      sink.destroy();
+      if (error instanceof BatchWorkbookRefused) throw error;
+      throw new Error(`The workbook could not be read: ${(error as Error).message}`);
+    }
+  }
+
+  private async readMetadata(sheet: excelStream.xlsx.WorksheetReader): Promise<void> {
+    for await (const row of sheet) {
+      const [key, value] = rowCells(row);
+      if (typeof key !== 'string' || isBlank(key)) continue;
+      this.metadataRows.push([key, value ?? null]);
+      if (!isBlank(value)) this.metadata[key.trim().toLowerCase()] = String(value).trim();
+    }
+  }
+
+  private async readSamples(
+    sheet: excelStream.xlsx.WorksheetReader,
+    sink: FileSink,
+    budgets: BatchBudgets,
+  ): Promise<void> {
+    let cells = 0;
+    let first = true;
+    for await (const row of sheet) {
+      const values = rowCells(row);
+      if (first) {
+        first = false;
+        this.readHeader(values);
+        continue;
+      }
+      if (values.every(isBlank)) continue;
+      this.rowCount++;
+      if (this.rowCount > budgets.maxRows) {
+        throw new BatchWorkbookRefused(
+          `The Samples sheet has more than ${budgets.maxRows} rows; a batch holds at most ${budgets.maxRows}.`,
+        );
+      }
+      cells += values.filter((value) => !isBlank(value)).length;
+      if (cells > budgets.maxCells) {
+        throw new BatchWorkbookRefused(
+          `The Samples sheet has more than ${budgets.maxCells} filled-in cells; split it into smaller batches.`,
+        );
+      }
+      const igsnColumn = this.columns.findIndex((field) => field?.key === 'igsn');
+      if (igsnColumn >= 0 && !isBlank(values[igsnColumn])) this.igsnCells.push(values[igsnColumn]);
+      await sink.write(JSON.stringify([row.number, ...values.map(toSpilled)]) + '\n');
+    }
+  }
+
+  private readHeader(values: CellValue[]): void {
+    this.header = values;
+    values.forEach((header, index) => {
+      if (isBlank(header)) return;
+      const text = String(header);
+      const field = batchFieldByHeader(text);
+      this.columns[index] = field;
+      // An `Errors` column is what our error report adds: re-uploading a corrected report works.
+      if (!field && text.trim().toLowerCase() !== 'errors') this.unknownHeaders.push(text.trim());
+    });
+  }
+
+  /** The sample rows in sheet order, read back from the work file. */
+  async *rows(): AsyncGenerator<BatchRow> {
+    for await (const [rowNumber, values] of this.spilledRows()) {
+      const cells = new Map<string, CellValue>();
+      values.forEach((value, index) => {
+        const field = this.columns[index];
+        if (field && !isBlank(value)) cells.set(field.key, typeof value === 'string' ? value.trim() : value);
+      });
+      yield { rowNumber, cells };
+    }
+  }
+
+  private async *spilledRows(): AsyncGenerator<[number, CellValue[]]> {
+    const lines = createInterface({ input: createReadStream(this.spillPath), crlfDelay: Infinity });
+    for await (const line of lines) {
+      if (!line) continue;
+      const [rowNumber, ...values] = JSON.parse(line) as [number, ...SpilledCell[]];
+      yield [rowNumber, values.map(fromSpilled)];
+    }
+  }
+
+  /**
+   * The error report: the Samples sheet as uploaded (values) with an `Errors` column (replacing
+   * one a corrected report already had), and the Metadata sheet, streamed from the work file.
+   */
+  async errorReport(errorsByRow: Map<number, string>): Promise<Buffer> {
+    const path = `${this.spillPath}.report.xlsx`;
+    const sink = new FileSink(path);
+    try {
+      const writer = new excelStream.xlsx.WorkbookWriter({
+        stream: sink.stream,
+        useStyles: true,
+        useSharedStrings: false,
+      });
+      const existing = this.header.findIndex(
+        (header) => typeof header === 'string' && header.trim().toLowerCase() === 'errors',
+      );
+      const errorsColumn = existing >= 0 ? existing : this.header.length;
+      const samples = writer.addWorksheet(this.sheetName);
+      const withErrors = (values: CellValue[], message: string | null) => {
+        const cells = [...values];
+        while (cells.length < errorsColumn) cells.push(null);
+        cells[errorsColumn] = message;
+        return cells;
+      };
+      samples.getRow(1).values = withErrors(this.header, 'Errors');
+      samples.getRow(1).commit();
+      for await (const [rowNumber, values] of this.spilledRows()) {
+        const row = samples.getRow(rowNumber);
+        row.values = withErrors(values, errorsByRow.get(rowNumber) ?? null);
+        row.commit();
+      }
+      samples.commit();
+      if (this.metadataRows.length) {
+        const metadata = writer.addWorksheet('Metadata', { state: 'hidden' });
+        for (const entry of this.metadataRows) metadata.addRow(entry).commit();
+        metadata.commit();
+      }
+      await writer.commit();
+      await sink.end();
+      return await readFile(path);
+    } finally {
+      sink.destroy();
+      await rm(path, { force: true });
+    }
+  }
+
+  async dispose(): Promise<void> {
+    await rm(this.spillPath, { force: true });
+  }
 }

@@ -2,6 +2,7 @@ import {
   Body,
   Controller,
   Get,
+  Headers,
   HttpCode,
   Param,
   Post,
@@ -19,6 +20,7 @@ import {
   ApiBearerAuth,
   ApiBody,
   ApiConsumes,
+  ApiHeader,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -34,6 +36,7 @@ import { AcceptsContentTypes } from '../../core/http/content-type.guard';
 import { ErrorBody } from '../../core/http/error-body';
 import { ApiPageQuery, parsePageRequest } from '../../core/http/pagination';
 import { contentDisposition } from '../background-jobs/background-jobs.controller';
+import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey } from '../background-jobs/background-jobs.service';
 import { BatchesService, UploadedSpreadsheet } from './batches.service';
 import { BatchHistoryListResponse, BatchHistoryResponse, BatchQueuedResponse, BatchUploadForm } from './dto/batch.dto';
 
@@ -55,6 +58,7 @@ export class BatchesController {
     summary:
       'Upload a filled-in batch workbook. It is checked, stored and queued; the answer (202) names the job to poll.',
   })
+  @ApiHeader(IDEMPOTENCY_KEY_HEADER)
   @ApiAcceptedResponse({ type: BatchQueuedResponse })
   @ApiBadRequestResponse({
     type: ErrorBody,
@@ -69,8 +73,9 @@ export class BatchesController {
     @UploadedFile() file: UploadedSpreadsheet | undefined,
     @Body() form: Record<string, unknown>,
     @CurrentUser() user: AuthenticatedUser,
+    @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<BatchQueuedResponse> {
-    return { data: await this.batches.upload(file, form ?? {}, user) };
+    return { data: await this.batches.upload(file, form ?? {}, user, parseIdempotencyKey(idempotencyKey)) };
   }
 
   @Get()

@@ -4,16 +4,18 @@ import type { Request } from 'express';
 import { DataSource } from 'typeorm';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { Clock } from '../../core/clock';
+import { AppConfig } from '../../core/config/app-config';
+import { InjectAppConfig } from '../../core/config/app-config.token';
 import { ApiError } from '../../core/http/api-error';
 import { Paginated, PageRequest, paginate } from '../../core/http/pagination';
 import { AccountsService } from '../accounts/accounts.service';
-import { JOB_STATUSES } from '../background-jobs/background-job.entity';
+import { BackgroundJob, JOB_STATUSES } from '../background-jobs/background-job.entity';
 import { BackgroundJobsService } from '../background-jobs/background-jobs.service';
 import { FileWithContent, FilesService } from '../files/files.service';
 import { BatchHistory } from './batch-history.entity';
 import { XLSX_CONTENT_TYPE } from './batch-registration.service';
 import { BatchHistoryDto, BatchQueued } from './dto/batch.dto';
-import { inspectUpload } from './xlsx-inspection';
+import { WorkbookLayout, inspectUpload } from './xlsx-inspection';
 
 export interface UploadedSpreadsheet {
   originalname: string;
@@ -93,12 +95,14 @@ export class BatchesService {
     private readonly files: FilesService,
     private readonly accounts: AccountsService,
     private readonly clock: Clock,
+    @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 
   async upload(
     file: UploadedSpreadsheet | undefined,
     form: Record<string, unknown>,
     user: AuthenticatedUser,
+    idempotencyKey?: string,
   ): Promise<BatchQueued> {
     if (!user.uploadPermission && !user.isStaff && !user.isAdmin) {
       throw ApiError.forbidden('Uploading batches requires upload permission.');
@@ -126,25 +130,38 @@ export class BatchesService {
       throw ApiError.forbidden(`You may not register samples under registry code ${registryCode}.`);
     }
     const filename = file.originalname.slice(0, 255);
-    const inspected = inspectUpload(file.buffer, filename);
+    const { job } = await this.jobs.createOnce(user.userId, 'batch_registration', idempotencyKey, async () => {
+      const inspected = await inspectUpload(file.buffer, filename, this.config.batches.maxInflatedBytes);
+      return this.store(file, filename, user, inspected, idempotencyKey, {
+        saveAsDraft,
+        templateId,
+        registryCode,
+        objectType,
+      });
+    });
+    const stored = typeof job.payload.filename === 'string' ? job.payload.filename : filename;
+    return { job_id: job.id, filename: stored, status: job.status };
+  }
 
-    const { job } = await this.dataSource.transaction(async (manager) => {
-      const [quota]: { storage_used: string; storage_limit: string }[] = await manager.query(
-        'SELECT storage_used, storage_limit FROM registry_user WHERE id = $1 FOR UPDATE',
-        [user.userId],
-      );
-      const left = Number(quota.storage_limit) - Number(quota.storage_used);
-      if (file.size > left) {
+  /** The file, the batch row and its job, in one transaction, with the upload charged to the quota. */
+  private async store(
+    file: UploadedSpreadsheet,
+    filename: string,
+    user: AuthenticatedUser,
+    inspected: WorkbookLayout,
+    idempotencyKey: string | undefined,
+    options: { saveAsDraft: boolean; templateId: number | null; registryCode?: string; objectType?: string },
+  ): Promise<BackgroundJob> {
+    const { saveAsDraft, templateId, registryCode, objectType } = options;
+    return this.dataSource.transaction(async (manager) => {
+      const left = await this.files.chargeStorage(manager, user.userId, file.size);
+      if (left !== undefined) {
         throw new ApiError(
           HttpStatus.PAYLOAD_TOO_LARGE,
-          `This upload needs ${file.size} bytes but only ${Math.max(0, left)} bytes of your storage are left.`,
-          { file: [`exceeds your remaining storage of ${Math.max(0, left)} bytes`] },
+          `This upload needs ${file.size} bytes but only ${left} bytes of your storage are left.`,
+          { file: [`exceeds your remaining storage of ${left} bytes`] },
         );
       }
-      await manager.query('UPDATE registry_user SET storage_used = storage_used + $2 WHERE id = $1', [
-        user.userId,
-        file.size,
-      ]);
       const stored = await this.files.store(
         { filename, contentType: XLSX_CONTENT_TYPE, content: file.buffer, ownerUserId: user.userId },
         manager,
@@ -161,6 +178,7 @@ export class BatchesService {
           object_type: objectType ?? null,
         },
         totalCount: inspected.declaredRows ?? null,
+        idempotencyKey,
       });
       const batch = await manager.save(
         manager.create(BatchHistory, {
@@ -179,10 +197,8 @@ export class BatchesService {
       );
       created.payload = { ...created.payload, batch_id: batch.id };
       await manager.query('UPDATE background_job SET payload = $2 WHERE id = $1', [created.id, created.payload]);
-      return { job: created };
+      return created;
     });
-    await this.jobs.enqueue(job);
-    return { job_id: job.id, filename, status: job.status };
   }
 
   /** Batches the caller may see: their own and their teams' (staff and admins: all). */

@@ -1,72 +1,100 @@
 import { HttpStatus } from '@nestjs/common';
-import * as XLSX from 'xlsx';
 import { ApiError } from '../../core/http/api-error';
+import { ZipArchive, ZipProblem } from './zip-archive';
 
 export const MAX_BATCH_ROWS = 100_000;
-/** Refuse archives that would inflate past this (zip bombs); a 100,000-row workbook is far below. */
-const MAX_UNCOMPRESSED_BYTES = 400 * 1024 * 1024;
+/** Entries inflating past 1 MiB at more than this ratio are refused (zip bombs). */
 const MAX_ENTRY_RATIO = 200;
 const MAX_ENTRIES = 2_000;
+/** workbook.xml and its relationships: a few kilobytes in real workbooks. */
+const MAX_STRUCTURE_BYTES = 4 * 1024 * 1024;
+/** Where the sheet's `<dimension>` is looked for: it comes right after the sheet's properties. */
+const DIMENSION_WINDOW_BYTES = 64 * 1024;
 
 const ZIP_LOCAL = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 /** Office "encrypted package" and legacy .xls files are OLE compound documents. */
 const OLE_COMPOUND = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 
-interface ZipEntry {
-  name: string;
-  compressed: number;
-  uncompressed: number;
-}
-
 function bad(message: string): ApiError {
   return ApiError.badRequest(message, { file: [message] });
 }
 
-/** Reads the zip central directory (sizes as declared) without inflating anything. */
-export function readZipDirectory(buffer: Buffer): ZipEntry[] {
-  const searchFrom = Math.max(0, buffer.length - 65_557);
-  let eocd = -1;
-  for (let i = buffer.length - 22; i >= searchFrom; i--) {
-    if (buffer.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) throw bad('The file is not a valid .xlsx workbook (its zip structure is damaged).');
-  const count = buffer.readUInt16LE(eocd + 10);
-  let offset = buffer.readUInt32LE(eocd + 16);
-  if (count === 0xffff || offset === 0xffffffff)
-    throw bad('The workbook is too large (zip64 archives are not accepted).');
-  if (count > MAX_ENTRIES) throw bad('The workbook has too many parts.');
-  const entries: ZipEntry[] = [];
-  for (let n = 0; n < count; n++) {
-    if (offset + 46 > buffer.length || buffer.readUInt32LE(offset) !== 0x02014b50) {
-      throw bad('The file is not a valid .xlsx workbook (its zip directory is damaged).');
-    }
-    const nameLength = buffer.readUInt16LE(offset + 28);
-    const extraLength = buffer.readUInt16LE(offset + 30);
-    const commentLength = buffer.readUInt16LE(offset + 32);
-    entries.push({
-      compressed: buffer.readUInt32LE(offset + 20),
-      uncompressed: buffer.readUInt32LE(offset + 24),
-      name: buffer.toString('utf8', offset + 46, offset + 46 + nameLength),
-    });
-    offset += 46 + nameLength + extraLength + commentLength;
-  }
-  return entries;
-}
+const ZIP_PROBLEMS: Record<ZipProblem['reason'], string> = {
+  damaged: 'The file is not a valid .xlsx workbook (its zip structure is damaged).',
+  zip64: 'The workbook is too large (zip64 archives are not accepted).',
+  'too-many-entries': 'The workbook has too many parts.',
+  'too-large': 'The workbook is too large once uncompressed.',
+  ratio: 'The workbook compresses suspiciously well (a zip bomb?) and was refused.',
+  'size-mismatch': 'The workbook’s parts do not have the sizes they declare (a zip bomb?) and it was refused.',
+};
 
-export interface InspectedUpload {
-  /** Data rows declared by the sheet's dimension (header excluded), when the writer recorded one. */
+/** What the worker and the API know about a workbook once every part has been inflated and counted. */
+export interface WorkbookLayout {
+  /** Bytes the whole archive actually inflated to. */
+  inflatedBytes: number;
+  /** Sheet names in workbook order, each with its part's path in the archive. */
+  sheets: { name: string; path: string }[];
+  /** The sheet holding the samples (see samplesSheetName). */
+  samplesSheet?: { name: string; path: string };
+  /** Data rows declared by the Samples sheet's dimension (header excluded), when the writer recorded one. */
   declaredRows?: number;
 }
 
 /**
- * Everything that can be said about an uploaded file before queueing it: an .xlsx by name, not
- * empty, a zip and not an encrypted or legacy OLE file, a workbook inside, not a zip bomb, and no
- * more than 100,000 rows. Each refusal is a 4xx naming `file`.
+ * Inflates every part of an uploaded workbook through zlib's asynchronous streams (off the event
+ * loop), counting the bytes that actually come out: a part that lies about its size, inflates
+ * past `maxInflatedBytes` in all or compresses like a zip bomb is refused as soon as it shows,
+ * whatever its headers declare. Nothing is parsed beyond the sheet list and the Samples sheet's
+ * `<dimension>`. Each refusal is a 400 naming `file`.
  */
-export function inspectUpload(buffer: Buffer, filename: string): InspectedUpload {
+export async function inspectWorkbookArchive(buffer: Buffer, maxInflatedBytes: number): Promise<WorkbookLayout> {
+  try {
+    const archive = new ZipArchive(buffer, MAX_ENTRIES);
+    const workbookEntry = archive.entry('xl/workbook.xml');
+    if (!workbookEntry) throw bad('The file is a zip archive but not an .xlsx workbook.');
+    let inflatedBytes = 0;
+    const inflate = async (name: string, keep: number) => {
+      const entry = archive.entry(name);
+      if (!entry) return undefined;
+      const result = await archive.inflate(entry, {
+        limit: maxInflatedBytes - inflatedBytes,
+        maxRatio: MAX_ENTRY_RATIO,
+        keep,
+      });
+      inflatedBytes += result.size;
+      return result.head.toString('utf8');
+    };
+    const workbookXml = (await inflate('xl/workbook.xml', MAX_STRUCTURE_BYTES)) ?? '';
+    const relsXml = (await inflate('xl/_rels/workbook.xml.rels', MAX_STRUCTURE_BYTES)) ?? '';
+    const sheets = sheetsOf(workbookXml, relsXml);
+    const samplesName = samplesSheetName(sheets.map((sheet) => sheet.name));
+    const samplesSheet = sheets.find((sheet) => sheet.name === samplesName);
+    let declaredRows: number | undefined;
+    const done = new Set(['xl/workbook.xml', 'xl/_rels/workbook.xml.rels']);
+    for (const entry of archive.entries) {
+      if (done.has(entry.name)) continue;
+      const isSamples = entry.name === samplesSheet?.path;
+      const head = await inflate(entry.name, isSamples ? DIMENSION_WINDOW_BYTES : 0);
+      if (isSamples && head !== undefined) declaredRows = dimensionRows(head);
+    }
+    return { inflatedBytes, sheets, samplesSheet, declaredRows };
+  } catch (error) {
+    if (error instanceof ZipProblem) throw bad(ZIP_PROBLEMS[error.reason]);
+    throw error;
+  }
+}
+
+/**
+ * Everything that can be said about an uploaded file before queueing it: an .xlsx by name, not
+ * empty, a zip and not an encrypted or legacy OLE file, a workbook inside, not a zip bomb (by
+ * bytes actually inflated), and no more than 100,000 rows by its dimension. Each refusal is a 4xx
+ * naming `file`. The workbook itself is read by the worker, never on the API's request thread.
+ */
+export async function inspectUpload(
+  buffer: Buffer,
+  filename: string,
+  maxInflatedBytes: number,
+): Promise<WorkbookLayout> {
   if (!/\.xlsx$/i.test(filename)) {
     throw new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'Only .xlsx workbooks can be uploaded.', {
       file: ['must be an .xlsx file'],
@@ -79,35 +107,12 @@ export function inspectUpload(buffer: Buffer, filename: string): InspectedUpload
   if (!buffer.subarray(0, 4).equals(ZIP_LOCAL)) {
     throw bad('The file is not an .xlsx workbook (it is not a zip archive; is it a CSV renamed to .xlsx?).');
   }
-  const entries = readZipDirectory(buffer);
-  if (!entries.some((entry) => entry.name === 'xl/workbook.xml')) {
-    throw bad('The file is a zip archive but not an .xlsx workbook.');
+  const layout = await inspectWorkbookArchive(buffer, maxInflatedBytes);
+  if (!layout.samplesSheet) throw bad('The workbook has no Samples sheet.');
+  if (layout.declaredRows !== undefined && layout.declaredRows > MAX_BATCH_ROWS) {
+    throw bad(`The workbook has ${layout.declaredRows} rows; a batch holds at most ${MAX_BATCH_ROWS}.`);
   }
-  let total = 0;
-  for (const entry of entries) {
-    total += entry.uncompressed;
-    if (entry.uncompressed > 1024 * 1024 && entry.uncompressed > entry.compressed * MAX_ENTRY_RATIO) {
-      throw bad('The workbook compresses suspiciously well (a zip bomb?) and was refused.');
-    }
-  }
-  if (total > MAX_UNCOMPRESSED_BYTES) throw bad('The workbook is too large once uncompressed.');
-
-  let declaredRows: number | undefined;
-  try {
-    const workbook = XLSX.read(buffer, { type: 'buffer', sheetRows: 2, bookVBA: false, cellFormula: false });
-    const name = samplesSheetName(workbook.SheetNames);
-    const sheet = name ? workbook.Sheets[name] : undefined;
-    const range = (sheet?.['!fullref'] as string | undefined) ?? sheet?.['!ref'];
-    if (range) declaredRows = XLSX.utils.decode_range(range).e.r; // rows after the header
-  } catch (error) {
-    const message = (error as Error).message;
-    if (/password|encrypt/i.test(message)) throw bad('The workbook is password-protected; save it unprotected.');
-    throw bad('The workbook could not be read; it may be damaged.');
-  }
-  if (declaredRows !== undefined && declaredRows > MAX_BATCH_ROWS) {
-    throw bad(`The workbook has ${declaredRows} rows; a batch holds at most ${MAX_BATCH_ROWS}.`);
-  }
-  return { declaredRows };
+  return layout;
 }
 
 /** The sheet holding the samples: `Samples`, else the first visible sheet that is not metadata. */
@@ -116,4 +121,49 @@ export function samplesSheetName(names: string[]): string | undefined {
     names.find((name) => name.toLowerCase() === 'samples') ??
     names.find((name) => !['cover page', 'metadata', 'lookups', 'instructions'].includes(name.toLowerCase()))
   );
+}
+
+const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+function unescapeXml(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot|apos|#x[0-9a-f]+|#\d+);/gi, (_, name: string) => {
+    if (name[0] !== '#') return XML_ENTITIES[name.toLowerCase()];
+    return String.fromCodePoint(name[1].toLowerCase() === 'x' ? parseInt(name.slice(2), 16) : Number(name.slice(1)));
+  });
+}
+
+function attributes(tag: string): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const match of tag.matchAll(/([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
+    found.set(match[1], unescapeXml(match[2] ?? match[3]));
+  }
+  return found;
+}
+
+/** Sheet names (workbook.xml) joined to their parts' paths (workbook.xml.rels). */
+function sheetsOf(workbookXml: string, relsXml: string): { name: string; path: string }[] {
+  const targets = new Map<string, string>();
+  for (const match of relsXml.matchAll(/<(?:\w+:)?Relationship\b([^>]*)>/g)) {
+    const attrs = attributes(match[1]);
+    const id = attrs.get('Id');
+    const target = attrs.get('Target');
+    if (!id || !target) continue;
+    targets.set(id, target.startsWith('/') ? target.slice(1) : `xl/${target.replace(/^\.\//, '')}`);
+  }
+  const sheets: { name: string; path: string }[] = [];
+  for (const match of workbookXml.matchAll(/<(?:\w+:)?sheet\b([^>]*)>/g)) {
+    const attrs = attributes(match[1]);
+    const name = attrs.get('name');
+    const relation = [...attrs.entries()].find(([key]) => /(^|:)id$/.test(key) && key !== 'sheetId')?.[1];
+    const path = relation ? targets.get(relation) : undefined;
+    if (name !== undefined && path) sheets.push({ name, path });
+  }
+  return sheets;
+}
+
+/** `<dimension ref="A1:F50001"/>` → 50000 rows after the header. */
+function dimensionRows(sheetHead: string): number | undefined {
+  const ref = /<(?:\w+:)?dimension\b[^>]*\bref="([^"]+)"/.exec(sheetHead)?.[1];
+  const last = ref ? /(\d+)$/.exec(ref)?.[1] : undefined;
+  return last ? Math.max(0, Number(last) - 1) : undefined;
 }

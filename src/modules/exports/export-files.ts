@@ -1,9 +1,8 @@
 import { Worksheet, stream as excelStream } from 'exceljs';
-import { WriteStream, createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { EventEmitter, once } from 'node:events';
-import { finished } from 'node:stream/promises';
 import {
   CellValue,
   SampleColumn,
@@ -13,6 +12,7 @@ import {
   formulaSafe,
   sampleCells,
 } from '../metadata-formats/csv.serializer';
+import { FileSink } from '../../core/files/file-sink';
 import { SampleDto } from '../samples/dto/sample.dto';
 import { XLSX_DETAILS_COLUMNS, XLSX_SAMPLES_COLUMNS } from './export-columns';
 
@@ -27,40 +27,6 @@ export interface ExportFileWriter {
   finish(): Promise<void>;
   /** Stops writing (the export failed or was cancelled); the caller deletes the file. */
   abort(): void;
-}
-
-/** Waits for the file stream when it asks the writer to (back-pressure), and remembers a write error. */
-class FileSink {
-  readonly stream: WriteStream;
-  private failure?: Error;
-
-  constructor(path: string) {
-    this.stream = createWriteStream(path);
-    // Without a listener a disk error would be an uncaught exception in the worker.
-    this.stream.on('error', (error) => {
-      this.failure ??= error;
-    });
-  }
-
-  check(): void {
-    if (this.failure) throw this.failure;
-  }
-
-  async write(text: string): Promise<void> {
-    this.check();
-    if (!this.stream.write(text)) await once(this.stream, 'drain');
-  }
-
-  async end(): Promise<void> {
-    this.check();
-    this.stream.end();
-    await finished(this.stream);
-    this.check();
-  }
-
-  destroy(): void {
-    this.stream.destroy();
-  }
 }
 
 /** RFC 4180 CSV with every SampleDto field (SAMPLE_CSV_COLUMNS), a UTF-8 BOM so Excel reads it as UTF-8. */

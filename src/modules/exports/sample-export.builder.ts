@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { Clock } from '../../core/clock';
+import { privateWorkDir, tempFileName } from '../../core/files/private-temp-dir';
 import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
 import { ApiError } from '../../core/http/api-error';
@@ -90,15 +90,34 @@ export class SampleExportBuilder {
 
     const takenAt = this.clock.now();
     const filename = exportFilename(takenAt, payload.format);
-    const path = join(tmpdir(), `sample-export-${jobId}-${attempt}-${randomUUID()}.${payload.format}`);
+    // A private directory, and a name starting with this pid, so a crash's leftovers are swept.
+    const path = join(
+      await privateWorkDir(),
+      tempFileName(`export-${jobId}-${attempt}-${randomUUID()}.${payload.format}`),
+    );
     try {
       const count = await this.writeFile(path, jobId, attempt, payload.format, search);
       // The files table holds bytea: the finished file is read once into memory for the INSERT.
       const content = await readFile(path);
       const expiresAt = new Date(this.clock.now().getTime() + exportTtlSeconds(this.config) * 1000);
       await this.dataSource.transaction(async (manager) => {
+        // A stored export counts toward the user's storage until it expires (FilesService.removeExpired).
+        const left = await this.files.chargeStorage(manager, job.userId, content.length);
+        if (left !== undefined) {
+          throw new ExportRejected(
+            `The export is ${content.length} bytes but only ${left} bytes of your storage are left; ` +
+              'narrow the search, or wait for earlier exports to expire.',
+          );
+        }
         const file = await this.files.store(
-          { filename, contentType: EXPORT_CONTENT_TYPES[payload.format], content, ownerUserId: job.userId, expiresAt },
+          {
+            filename,
+            contentType: EXPORT_CONTENT_TYPES[payload.format],
+            content,
+            ownerUserId: job.userId,
+            expiresAt,
+            quotaCharged: true,
+          },
           manager,
         );
         await this.jobs.complete(manager, jobId, attempt, {

@@ -1,13 +1,16 @@
-import { Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Post, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
   ApiBearerAuth,
   ApiBody,
+  ApiHeader,
   ApiOperation,
   ApiTags,
+  ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
+import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey } from '../background-jobs/background-jobs.service';
 import { AuthenticatedUser, CurrentUser } from '../../core/auth/authenticated-user';
 import { ApiError } from '../../core/http/api-error';
 import { ErrorBody } from '../../core/http/error-body';
@@ -47,17 +50,24 @@ export class SampleExportsController {
       "would run as a formula (starting with =, +, -, @) are prefixed with '.",
   })
   @ApiBody({ type: SampleExportRequestDto, required: false })
+  @ApiHeader(IDEMPOTENCY_KEY_HEADER)
   @ApiAcceptedResponse({ type: SampleExportQueuedResponse })
   @ApiBadRequestResponse({
     type: ErrorBody,
     example: { message: 'Validation failed: format.', errors: { format: ['format must be one of xlsx, csv'] } },
   })
   @ApiUnauthorizedResponse({ type: ErrorBody })
+  @ApiTooManyRequestsResponse({
+    type: ErrorBody,
+    description:
+      'The user has EXPORT_MAX_CONCURRENT_PER_USER exports pending or running; `Retry-After` says when to retry.',
+  })
   async export(
     @Body() body: SampleExportRequestDto,
     @Query() query: SampleExportRequestDto,
     @CurrentUser() user: AuthenticatedUser,
+    @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<SampleExportQueuedResponse> {
-    return { data: await this.exports.request(merge(body, query), user) };
+    return { data: await this.exports.request(merge(body, query), user, parseIdempotencyKey(idempotencyKey)) };
   }
 }

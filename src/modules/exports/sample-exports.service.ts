@@ -1,7 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
+import { AppConfig } from '../../core/config/app-config';
+import { InjectAppConfig } from '../../core/config/app-config.token';
+import { ApiError } from '../../core/http/api-error';
 import { BackgroundJobsService } from '../background-jobs/background-jobs.service';
 import { SampleSearchQuery, SamplesService } from '../samples/samples.service';
 import { SampleExportQueued, SampleExportRequestDto } from './dto/sample-export.dto';
@@ -10,6 +13,8 @@ import { SampleExportPayload } from './sample-export-payload';
 
 const TEXT_PARAMETERS = ['q', 'name', 'igsn'] as const;
 const LIST_PARAMETERS = ['object_type', 'country'] as const;
+/** What a client over its concurrent-export limit is told to wait: about one small export. */
+const EXPORT_RETRY_AFTER_SECONDS = 30;
 
 /** The search as it is stored in the job: trimmed, blanks dropped, lists tidied, the scope explicit. */
 export function normaliseExportQuery(input: SampleExportRequestDto): SampleSearchQuery {
@@ -41,17 +46,51 @@ export class SampleExportsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly jobs: BackgroundJobsService,
     private readonly samples: SamplesService,
+    @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 
-  async request(input: SampleExportRequestDto, user: AuthenticatedUser): Promise<SampleExportQueued> {
+  async request(
+    input: SampleExportRequestDto,
+    user: AuthenticatedUser,
+    idempotencyKey?: string,
+  ): Promise<SampleExportQueued> {
     const format = (input.format ?? EXPORT_FORMATS[0]) as ExportFormat;
     const query = normaliseExportQuery(input);
     await this.samples.searchCondition(query, user);
     const payload: SampleExportPayload = { format, query, user_id: user.userId };
-    const job = await this.dataSource.transaction((manager) =>
-      this.jobs.create(manager, { jobType: 'sample_export', userId: user.userId, payload: { ...payload } }),
+    const { job } = await this.jobs.createOnce(user.userId, 'sample_export', idempotencyKey, () =>
+      this.dataSource.transaction(async (manager) => {
+        await this.checkConcurrency(manager, user.userId);
+        return this.jobs.create(manager, {
+          jobType: 'sample_export',
+          userId: user.userId,
+          payload: { ...payload },
+          idempotencyKey,
+        });
+      }),
     );
-    await this.jobs.enqueue(job);
     return { job_id: job.id, status: job.status };
+  }
+
+  /**
+   * Each export holds a worker and a temporary file: a user may have a few pending or running at
+   * once. The user's row is locked so that concurrent requests count one after the other.
+   */
+  private async checkConcurrency(manager: EntityManager, userId: number): Promise<void> {
+    await manager.query('SELECT 1 FROM registry_user WHERE id = $1 FOR UPDATE', [userId]);
+    const [{ open }]: { open: number }[] = await manager.query(
+      `SELECT count(*)::int AS open FROM background_job
+        WHERE user_id = $1 AND job_type = 'sample_export' AND status IN ('pending', 'processing')`,
+      [userId],
+    );
+    const limit = this.config.exports.maxConcurrentPerUser;
+    if (open >= limit) {
+      throw new ApiError(
+        HttpStatus.TOO_MANY_REQUESTS,
+        `You already have ${open} export(s) pending or running (at most ${limit}); try again when one has finished.`,
+        {},
+        { 'Retry-After': String(EXPORT_RETRY_AFTER_SECONDS) },
+      );
+    }
   }
 }

@@ -10,6 +10,8 @@ export interface NewFile {
   content: Buffer;
   ownerUserId: number | null;
   expiresAt?: Date | null;
+  /** The size was charged to the owner's storage (chargeStorage) and is given back when the file expires. */
+  quotaCharged?: boolean;
 }
 
 export interface FileWithContent {
@@ -31,6 +33,7 @@ export class FilesService {
       content: input.content,
       ownerUserId: input.ownerUserId,
       expiresAt: input.expiresAt ?? null,
+      quotaCharged: input.quotaCharged ?? false,
     };
     await (manager ?? this.dataSource.manager).insert(StoredFile, row);
     const { content: _content, ...meta } = row;
@@ -47,12 +50,36 @@ export class FilesService {
     return file ? { file, content: file.content } : undefined;
   }
 
-  /** Removes expired files; returns how many. */
+  /**
+   * Adds `bytes` to the user's storage_used when they fit under storage_limit (the user's row is
+   * locked until the caller's transaction ends). Returns undefined when charged, otherwise the
+   * bytes that are left.
+   */
+  async chargeStorage(manager: EntityManager, userId: number, bytes: number): Promise<number | undefined> {
+    const [quota]: { storage_used: string; storage_limit: string }[] = await manager.query(
+      'SELECT storage_used, storage_limit FROM registry_user WHERE id = $1 FOR UPDATE',
+      [userId],
+    );
+    const left = Number(quota.storage_limit) - Number(quota.storage_used);
+    if (bytes > left) return Math.max(0, left);
+    await manager.query('UPDATE registry_user SET storage_used = storage_used + $2 WHERE id = $1', [userId, bytes]);
+    return undefined;
+  }
+
+  /** Removes expired files, giving charged bytes back to their owners' storage; returns how many. */
   async removeExpired(now: Date): Promise<number> {
-    const result: [unknown[], number] = await this.dataSource.query(
-      'DELETE FROM stored_file WHERE expires_at IS NOT NULL AND expires_at <= $1',
+    const rows: { removed: number }[] = await this.dataSource.query(
+      `WITH gone AS (
+         DELETE FROM stored_file WHERE expires_at IS NOT NULL AND expires_at <= $1
+         RETURNING owner_user_id, size_bytes, quota_charged
+       ), refunded AS (
+         UPDATE registry_user u SET storage_used = GREATEST(0, u.storage_used - g.bytes)
+           FROM (SELECT owner_user_id, sum(size_bytes) AS bytes FROM gone WHERE quota_charged GROUP BY owner_user_id) g
+          WHERE u.id = g.owner_user_id
+       )
+       SELECT count(*)::int AS removed FROM gone`,
       [now],
     );
-    return result[1];
+    return rows[0].removed;
   }
 }

@@ -29,4 +29,8 @@ export class StoredFile {
 
   @Column({ type: 'timestamptz', nullable: true })
   expiresAt: Date | null;
+
+  /** Its size counts in the owner's storage_used until it expires (exports). */
+  @Column({ type: 'boolean', default: false })
+  quotaCharged: boolean;
 }

@@ -6,9 +6,10 @@ const exampleFiles = fixtureXmlFiles('legacy-xml', 'examples');
 const readExample = (file: string) => readFixture('legacy-xml', 'examples', file);
 
 /** The error thrown by parsing `xml`, failing the test if it parses or throws anything else. */
-function parseError(xml: string, maxBytes?: number, maxElements?: number): LegacyXmlError {
+function parseError(xml: string, maxBytes?: number | { maxAttributes: number }, maxElements?: number): LegacyXmlError {
+  const options = typeof maxBytes === 'object' ? maxBytes : { maxBytes, maxElements };
   try {
-    parseLegacySamplesDocument(xml, { maxBytes, maxElements });
+    parseLegacySamplesDocument(xml, options);
   } catch (error: unknown) {
     if (error instanceof LegacyXmlError) return error;
     throw new Error(`expected a LegacyXmlError, got ${String(error)}`);
@@ -264,13 +265,23 @@ describe('parseLegacySamplesDocument', () => {
       expect(parseLegacySamplesDocument(xml, { maxElements: 3 })).toHaveLength(1);
     });
 
-    it('reads an element with many attributes in linear time', () => {
-      // sax's namespace mode needs about 5 s for this; the parser resolves namespaces itself.
-      const attributes = Array.from({ length: 50_000 }, (_, i) => `a${i}="1"`).join(' ');
+    it('reads an element with up to 32 attributes; refuses more on one element, or more than the limit in all', () => {
+      const element = (count: number) => `<sample ${Array.from({ length: count }, (_, i) => `a${i}="1"`).join(' ')}/>`;
+      const [sample] = parseLegacySamplesDocument(`<samples>${element(32)}</samples>`);
+      expect(Object.keys(sample.attributes)).toHaveLength(32);
+      // 50,000 attributes on one element: refused in one pass over the text, before sax sees it.
       const started = Date.now();
-      const [sample] = parseLegacySamplesDocument(`<samples><sample ${attributes}/></samples>`);
-      expect(Object.keys(sample.attributes)).toHaveLength(50_000);
+      expect(parseError(`<samples>${element(50_000)}</samples>`)).toMatchObject({
+        message: 'An element of the XML document has more than 32 attributes.',
+        reason: 'too-large',
+      });
       expect(Date.now() - started).toBeLessThan(2000);
+      const spread = `<samples>${Array.from({ length: 11 }, () => element(10)).join('')}</samples>`;
+      expect(parseError(spread, { maxAttributes: 100 })).toMatchObject({
+        message: 'The XML document has more than 100 attributes.',
+        reason: 'too-large',
+      });
+      expect(parseLegacySamplesDocument(spread, { maxAttributes: 110 })).toHaveLength(11);
     });
 
     it('refuses input that is not a string', () => {

@@ -3,6 +3,7 @@ import { getMetadataStorage } from 'class-validator';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
+import { ApiError } from '../../core/http/api-error';
 import { HttpExceptionFilter } from '../../core/http/http-exception.filter';
 import { createValidationPipe } from '../../core/http/validation';
 import { CreateSampleDto, SAMPLE_READ_ONLY_FIELDS, UpdateSampleDto } from '../samples/dto/sample-write.dto';
@@ -53,6 +54,17 @@ export class LegacyXmlService {
     private readonly samples: SamplesService,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
+
+  /**
+   * Only users who may register samples submit legacy documents (also updates: the old service
+   * served registrants). Checked before the body is parsed, so a document built to be expensive
+   * costs nothing when anyone else sends it.
+   */
+  assertMaySubmit(user: AuthenticatedUser): void {
+    if (!user.uploadPermission && !user.isStaff && !user.isAdmin) {
+      throw ApiError.forbidden('Submitting legacy XML documents requires upload permission.');
+    }
+  }
 
   /**
    * Parses the document once (throwing LegacyXmlError when it cannot be read) and processes every

@@ -25,6 +25,7 @@ import { CreateSampleDto, DeactivateSampleDto, SEARCH_SCOPES, UpdateSampleDto } 
 import { SampleListResponse, SampleResponse } from './dto/sample.dto';
 import { ApiIgsnPath } from './igsn-path.openapi';
 import { SamplesService } from './samples.service';
+import { AnonymousReadLimit } from '../../core/http/anonymous-read-limit.guard';
 
 const NOT_FOUND = { type: ErrorBody, example: { message: 'Sample not found.', errors: {} } };
 const INVALID = {
@@ -46,6 +47,7 @@ export class SamplesController {
   constructor(private readonly samples: SamplesService) {}
 
   @Public()
+  @AnonymousReadLimit()
   @Get()
   @ApiOperation({
     summary:

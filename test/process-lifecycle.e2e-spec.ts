@@ -1,0 +1,151 @@
+import { INestApplication } from '@nestjs/common';
+import { connect, Socket } from 'node:net';
+import { TestUser, createUserWithToken } from './support/auth';
+import { ServiceProcess, freePort, serviceEnv, startServiceProcess } from './support/service-process';
+import { createTestApp } from './support/test-app';
+import { testKeyPrefix } from './support/test-environment';
+
+/** One HTTP/1.1 request on a fresh connection; resolves with the status, or rejects (e.g. ECONNREFUSED). */
+async function get(port: number, path: string): Promise<{ status: number; body: string }> {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { Connection: 'close' } });
+  return { status: res.status, body: await res.text() };
+}
+
+async function refused(port: number): Promise<string> {
+  return get(port, '/api/health/').then(
+    (res) => `answered ${res.status}`,
+    (error: Error & { cause?: { code?: string } }) => error.cause?.code ?? error.message,
+  );
+}
+
+/** Collects everything a raw socket receives until the server closes it. */
+function received(socket: Socket): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    socket.on('end', () => resolve(text));
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('process lifecycle: graceful deploys and a supervised start', () => {
+  let app: INestApplication;
+  let user: TestUser;
+  const running: ServiceProcess[] = [];
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    user = await createUserWithToken(app);
+  });
+
+  afterAll(async () => {
+    for (const process of running) await process.kill();
+    await app.close();
+  });
+
+  it('on SIGTERM: readiness 503 at once, in-flight requests finish, new connections refused only after the drain', async () => {
+    const port = await freePort();
+    const api = await startServiceProcess(
+      'main',
+      serviceEnv({ PORT: String(port), HOST: '127.0.0.1', SHUTDOWN_DRAIN_SECONDS: '2', SHUTDOWN_GRACE_SECONDS: '20' }),
+      'API listening',
+    );
+    running.push(api);
+    expect((await get(port, '/api/health/ready/')).status).toBe(200);
+
+    // A sign-in whose body is still arriving when the deploy's SIGTERM comes.
+    const body = JSON.stringify({ email: user.email, password: user.password });
+    const socket = connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const response = received(socket);
+    socket.write(
+      `POST /api/auth/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await sleep(300);
+    api.child.kill('SIGTERM');
+    await api.waitForOutput('draining');
+
+    const ready = await get(port, '/api/health/ready/');
+    expect(ready.status).toBe(503);
+    expect(JSON.parse(ready.body)).toEqual({
+      message: 'Not ready: this API process is shutting down.',
+      errors: { process: ['draining before shutdown'] },
+    });
+    // Still serving while the load balancer takes the process out of rotation.
+    expect((await get(port, '/api/health/')).status).toBe(200);
+
+    await api.waitForOutput('Port closed');
+    expect(await refused(port)).toBe('ECONNREFUSED');
+    expect(api.child.exitCode).toBeNull();
+
+    socket.write(body.slice(10));
+    const raw = await response;
+    expect(raw).toMatch(/^HTTP\/1\.1 200 OK/);
+    const json = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as { data: { access: string } };
+    expect(json.data.access).toEqual(expect.any(String));
+
+    expect(await api.exited).toBe(0);
+    expect(api.output()).toContain('stopped cleanly');
+  }, 90_000);
+
+  it('npm start restarts a SIGKILLed worker while the API keeps serving, and gives up after repeated crashes', async () => {
+    const port = await freePort();
+    const supervisor = await startServiceProcess(
+      'start-all',
+      serviceEnv({
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        // Its worker is killed on purpose: it must not take other suites' jobs.
+        REDIS_KEY_PREFIX: `${testKeyPrefix()}-supervised`,
+        SUPERVISOR_MAX_CRASHES: '3',
+        SUPERVISOR_CRASH_WINDOW_SECONDS: '300',
+        SHUTDOWN_DRAIN_SECONDS: '0',
+      }),
+      'Worker started',
+      90_000,
+    );
+    running.push(supervisor);
+    await supervisor.waitForOutput('API listening', 1, 60_000);
+    const pids = (name: string) =>
+      [...supervisor.output().matchAll(new RegExp(`${name} started \\(pid (\\d+)\\)`, 'g'))].map((m) => Number(m[1]));
+    const [apiPid] = pids('api');
+
+    // Health is polled throughout the worker's crashes and restarts: the API never stops answering.
+    const statuses: (number | string)[] = [];
+    let polling = true;
+    const poller = (async () => {
+      while (polling) {
+        statuses.push(
+          await get(port, '/api/health/').then(
+            (res) => res.status,
+            (error: Error) => error.message,
+          ),
+        );
+        await sleep(200);
+      }
+    })();
+
+    for (let crash = 1; crash <= 2; crash++) {
+      process.kill(pids('worker').at(-1) as number, 'SIGKILL');
+      await supervisor.waitForOutput('worker exited unexpectedly (SIGKILL); restarting', crash);
+      await supervisor.waitForOutput('Worker started', crash + 1, 60_000);
+    }
+    expect(supervisor.output()).toContain('restarting in 1000 ms (crash 1 of 3 allowed within 300 s)');
+    expect(supervisor.output()).toContain('restarting in 2000 ms (crash 2 of 3 allowed within 300 s)');
+    polling = false;
+    await poller;
+    expect(statuses.length).toBeGreaterThan(5);
+    expect(new Set(statuses)).toEqual(new Set([200]));
+    expect(pids('api')).toEqual([apiPid]);
+
+    process.kill(pids('worker').at(-1) as number, 'SIGKILL');
+    expect(await supervisor.exited).toBe(1);
+    expect(supervisor.output()).toContain('worker exited unexpectedly (SIGKILL): 3 crashes within 300 s; giving up');
+    expect(supervisor.output()).toContain('api stopped');
+    expect(await refused(port)).toBe('ECONNREFUSED');
+  }, 240_000);
+});
