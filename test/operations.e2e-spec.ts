@@ -139,6 +139,7 @@ describe('operations', () => {
       expect(response.body.data.map((row: { queue: string }) => row.queue)).toEqual([
         'batch-registration',
         'sample-export',
+        'doi-registration',
       ]);
       for (const row of response.body.data) {
         for (const state of ['waiting', 'active', 'delayed', 'failed', 'completed']) {

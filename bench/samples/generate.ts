@@ -181,9 +181,17 @@ export interface GenerateResult {
 }
 
 /** The sample table's indexes other than its primary key, to drop before the load and rebuild after. */
-async function secondaryIndexes(client: Client): Promise<{ name: string; definition: string }[]> {
-  const { rows } = await client.query<{ name: string; definition: string }>(
-    `SELECT i.indexname AS name, i.indexdef AS definition
+/**
+ * The sample table's secondary indexes: each one's definition and the statistics targets its
+ * columns were given by migrations (a dropped and re-created index loses them), as statements.
+ */
+async function secondaryIndexes(client: Client): Promise<{ name: string; definition: string; settings: string[] }[]> {
+  const { rows } = await client.query<{ name: string; definition: string; settings: string[] }>(
+    `SELECT i.indexname AS name, i.indexdef AS definition,
+            ARRAY(SELECT format('ALTER INDEX %I ALTER COLUMN %s SET STATISTICS %s', i.indexname, a.attnum, a.attstattarget)
+                    FROM pg_attribute a
+                   WHERE a.attrelid = format('%I', i.indexname)::regclass AND a.attnum > 0 AND a.attstattarget > 0
+                   ORDER BY a.attnum) AS settings
        FROM pg_indexes i
       WHERE i.schemaname = current_schema() AND i.tablename = 'sample'
         AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)`,
@@ -354,6 +362,7 @@ export async function generateSamples(databaseUrl: string, options: GenerateOpti
         async (builder, index) => {
           const begin = performance.now();
           await builder.query(index.definition);
+          for (const setting of index.settings) await builder.query(setting);
           log(`  index ${index.name} rebuilt in ${((performance.now() - begin) / 1000).toFixed(1)} s (${elapsed()})`);
         },
       );

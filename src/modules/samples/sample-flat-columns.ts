@@ -108,18 +108,24 @@ export function flatColumnSql(key: string, kind: FlatFieldKind): FlatColumnSql |
 }
 
 /**
- * The joins the expressions need. Collectors and related links are flattened per sample in lateral
- * subqueries, in their stored order: collector labels (the individual's, else the institution's)
- * and details, link URIs and descriptions, each joined with "; ".
+ * The sample's labelled references, each by primary key (aliases ot, p, pt, lp, lt, ca, oa): shared
+ * by the sample JSON (SampleRepository) and the flat columns.
  */
-export const FLAT_SAMPLE_JOINS = `
+export const SAMPLE_VOCABULARY_JOINS = `
     JOIN object_type ot ON ot.id = s.object_type_id
     LEFT JOIN platform p ON p.id = s.platform_id
     LEFT JOIN platform_type pt ON pt.id = p.platform_type_id
     LEFT JOIN launch_platform lp ON lp.id = s.launch_platform_id
     LEFT JOIN launch_type lt ON lt.id = lp.launch_type_id
     LEFT JOIN archive ca ON ca.id = s.current_archive_id
-    LEFT JOIN archive oa ON oa.id = s.original_archive_id
+    LEFT JOIN archive oa ON oa.id = s.original_archive_id`;
+
+/**
+ * The joins the expressions need. Collectors and related links are flattened per sample in lateral
+ * subqueries, in their stored order: collector labels (the individual's, else the institution's)
+ * and details, link URIs and descriptions, each joined with "; ".
+ */
+export const FLAT_SAMPLE_JOINS = `${SAMPLE_VOCABULARY_JOINS}
     LEFT JOIN LATERAL (
       SELECT NULLIF(string_agg(NULLIF(COALESCE(i.label, inst.label), ''), '; ' ORDER BY sc.position), '') AS labels,
              NULLIF(string_agg(NULLIF(c.description, ''), '; ' ORDER BY sc.position), '') AS details

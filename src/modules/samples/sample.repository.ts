@@ -6,7 +6,7 @@ import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { analyzeStaleTables } from '../../core/database/table-statistics';
 import { SqlCondition } from './sample-access.policy';
-import { FLAT_SAMPLE_JOINS, FlatColumnSql } from './sample-flat-columns';
+import { FLAT_SAMPLE_JOINS, FlatColumnSql, SAMPLE_VOCABULARY_JOINS } from './sample-flat-columns';
 import { SampleRow } from './sample.mapper';
 import { Sample, SampleCollector } from './sample.entity';
 
@@ -45,14 +45,7 @@ export const SAMPLE_DETAIL = `
          s.user_owner_id, s.team_owner_id, s.batch_id, s.created_at, s.updated_at,
          CASE WHEN sd.version > sd.delivered_version THEN 'pending' ELSE sd.state END AS doi_state,
          sd.updated_at AS doi_updated_at, sd.error AS doi_error
-    FROM sample s
-    JOIN object_type ot ON ot.id = s.object_type_id
-    LEFT JOIN platform p ON p.id = s.platform_id
-    LEFT JOIN platform_type pt ON pt.id = p.platform_type_id
-    LEFT JOIN launch_platform lp ON lp.id = s.launch_platform_id
-    LEFT JOIN launch_type lt ON lt.id = lp.launch_type_id
-    LEFT JOIN archive ca ON ca.id = s.current_archive_id
-    LEFT JOIN archive oa ON oa.id = s.original_archive_id
+    FROM sample s ${SAMPLE_VOCABULARY_JOINS}
     LEFT JOIN sample_doi sd ON sd.sample_id = s.id
     LEFT JOIN LATERAL (
       SELECT json_agg(json_build_object(

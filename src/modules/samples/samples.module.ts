@@ -13,27 +13,21 @@ import { SampleReferences } from './sample-references';
 import { SamplesController } from './samples.controller';
 import { SamplesService } from './samples.service';
 
+const SAMPLE_PROVIDERS = [
+  SamplesService,
+  SampleRepository,
+  SampleMapper,
+  IgsnMinter,
+  SampleAccessPolicy,
+  IgsnService,
+  SampleReferences,
+];
+
 /** Samples: IGSN minting, register, fetch, update, deactivate, search, and the access policy. */
 @Module({
   imports: [TypeOrmModule.forFeature([Sample, SampleCollector]), AccountsModule, AgentsModule, VocabulariesModule],
   controllers: [SamplesController],
-  providers: [
-    SamplesService,
-    SampleRepository,
-    SampleMapper,
-    IgsnMinter,
-    SampleAccessPolicy,
-    IgsnService,
-    SampleReferences,
-  ],
-  exports: [
-    SamplesService,
-    SampleRepository,
-    SampleMapper,
-    IgsnMinter,
-    SampleAccessPolicy,
-    IgsnService,
-    SampleReferences,
-  ],
+  providers: SAMPLE_PROVIDERS,
+  exports: SAMPLE_PROVIDERS,
 })
 export class SamplesModule {}
