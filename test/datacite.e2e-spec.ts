@@ -6,6 +6,9 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { runCli } from '../src/cli/commands';
 import { AppConfig } from '../src/core/config/app-config';
+import { DiscoveryModule } from '@nestjs/core';
+import { processorProvider } from '../src/core/queue/queue-processor';
+import { BullRegistrar } from '@nestjs/bullmq';
 import { CoreModule } from '../src/core/core.module';
 import { FEATURE_MODULES } from '../src/feature-modules';
 import { DoiDeliveryProcessor } from '../src/modules/datacite/doi-delivery.processor';
@@ -72,10 +75,12 @@ describe('DataCite DOI registration', () => {
     app = await createTestApp({ config });
     // The worker side only: the DOI processor, not the batch or export processors of other suites.
     const moduleRef = await Test.createTestingModule({
-      imports: [CoreModule.forRoot(config), ...FEATURE_MODULES],
-      providers: [DoiDeliveryProcessor],
+      imports: [CoreModule.forRoot(config), DiscoveryModule, ...FEATURE_MODULES],
+      providers: [processorProvider(DoiDeliveryProcessor, config)],
     }).compile();
     worker = await moduleRef.init();
+    // Consumers are registered by hand (QueueModule), as QueueHandlers does in a full worker.
+    worker.get(BullRegistrar).register();
     owner = await createRegistrant(app);
     staff = await createUserWithToken(app, { isStaff: true });
   }, 120_000);

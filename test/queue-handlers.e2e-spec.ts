@@ -52,8 +52,13 @@ describe('worker start-up', () => {
 
   it('fails to start when a queue has no handler, or two', async () => {
     const [missing, doubled] = await Promise.all([
-      startWorkerProcess(['BatchRegistrationProcessor']),
-      startWorkerProcess(['BatchRegistrationProcessor', 'SampleExportProcessor', 'ShadowExportProcessor']),
+      startWorkerProcess(['BatchRegistrationProcessor', 'DoiDeliveryProcessor']),
+      startWorkerProcess([
+        'BatchRegistrationProcessor',
+        'SampleExportProcessor',
+        'DoiDeliveryProcessor',
+        'ShadowExportProcessor',
+      ]),
     ]);
     expect(missing).toEqual({
       code: 1,

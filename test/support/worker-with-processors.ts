@@ -10,6 +10,7 @@ import { bootstrapConfig } from '../../src/core/config/bootstrap-config';
 import { QueueName } from '../../src/core/queue/queue-names';
 import { ProcessorClass, QueueProcessor } from '../../src/core/queue/queue-processor';
 import { BatchRegistrationProcessor } from '../../src/modules/batches/batch-registration.processor';
+import { DoiDeliveryProcessor } from '../../src/modules/datacite/doi-delivery.processor';
 import { SampleExportProcessor } from '../../src/modules/exports/sample-export.processor';
 import { WorkerModule } from '../../src/worker.module';
 
@@ -22,6 +23,7 @@ class ShadowExportProcessor extends WorkerHost {
 const AVAILABLE: Record<string, ProcessorClass> = {
   BatchRegistrationProcessor,
   SampleExportProcessor,
+  DoiDeliveryProcessor,
   ShadowExportProcessor,
 };
 
