@@ -83,6 +83,7 @@ function page(title: string, body: string, head = ''): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>${text(title)}</title>
 ${head}<style>${STYLE}</style>
 </head>
