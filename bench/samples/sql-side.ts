@@ -49,8 +49,8 @@ export function tokenCheckStatement(tokenPairId: string): Statement {
 /**
  * One page of a search or list. `rows` and `count` are single statements written out for EXPLAIN
  * and for the exact truth of `count`; `run` is what the API's data access does for the page —
- * SampleRepository.searchPage (ids, then details as a prepared statement) beside
- * SampleRepository.count (estimate, then a bounded count) — called in the bench process, without
+ * SampleRepository.searchWithCount (ids, then details as a prepared statement, with the estimate
+ * or bounded count; text terms collected with their count) — called in the bench process, without
  * HTTP, Nest or JSON.
  */
 export interface PageStatements {
@@ -72,10 +72,10 @@ export async function listStatements(
   const { where, params } = await context.get(SamplesService).searchCondition(query, undefined);
   const repository = context.get(SampleRepository);
   const condition = { sql: where, params };
-  const prepared = !query.q && !query.name && !query.igsn;
-  const request = { limit: page.pageSize, offset: (page.page - 1) * page.pageSize, prepared };
+  const text = Boolean(query.q || query.name || query.igsn);
+  const request = { limit: page.pageSize, offset: (page.page - 1) * page.pageSize };
   return {
-    run: () => Promise.all([repository.searchPage(condition, request), repository.count(condition)]),
+    run: () => repository.searchWithCount(condition, request, text),
     rows: {
       text:
         `${SAMPLE_DETAIL} WHERE ${where} ORDER BY s.created_at DESC, s.id DESC ` +

@@ -5,6 +5,7 @@ import { JwtService } from '@nestjs/jwt';
 import { JwtPayload } from 'jsonwebtoken';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { Clock } from '../../core/clock';
+import { pooledQuery } from '../../core/database/prepared-query';
 import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
@@ -256,7 +257,9 @@ export class TokenService {
       throw ApiError.unauthorized('The access token is invalid.');
     }
     if (!/^[0-9a-f-]{36}$/i.test(claims.sid)) throw ApiError.unauthorized('The access token is invalid.');
-    const rows: PairStateRow[] = await this.dataSource.query(
+    // Prepared once per pooled connection: planning it cost more than running it, on every request.
+    const rows = await pooledQuery<PairStateRow>(
+      this.dataSource,
       `SELECT u.id AS user_id, u.email, u.is_staff, u.is_admin, u.upload_permission_status,
               tp.kind, tp.connection_name, tp.generation,
               COALESCE((SELECT json_agg(json_build_object('teamId', tm.team_id, 'role', tm.role))
@@ -264,6 +267,7 @@ export class TokenService {
          FROM token_pair tp JOIN registry_user u ON u.id = tp.user_id
         WHERE tp.id = $1 AND tp.revoked_at IS NULL AND u.is_active`,
       [claims.sid],
+      'token_pair_state',
     );
     const row = rows[0];
     if (!row || row.generation !== claims.gen || String(row.user_id) !== claims.sub) {

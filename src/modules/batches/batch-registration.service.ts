@@ -14,6 +14,7 @@ import { IgsnService } from '../samples/igsn.service';
 import { SampleAccessPolicy, SampleCaller } from '../samples/sample-access.policy';
 import { Sample, StoreStatus } from '../samples/sample.entity';
 import { SampleReferences } from '../samples/sample-references';
+import { DEFAULT_JOB_OPTIONS } from '../../core/queue/queue-names';
 import { SampleRepository } from '../samples/sample.repository';
 import { ResolvedWrite, SamplesService } from '../samples/samples.service';
 import { BatchHistory } from './batch-history.entity';
@@ -110,7 +111,7 @@ export class BatchRegistrationService {
     }
     let workbook: BatchWorkbook | undefined;
     try {
-      workbook = await this.readWorkbook(upload.content);
+      workbook = await this.readWorkbook(upload.content, attempt);
       await this.process(jobId, attempt, batch, workbook, job.payload);
       // A batch may grow the table by tens of thousands of rows at once: the next search must not
       // be planned on statistics that describe the table before it.
@@ -144,12 +145,16 @@ export class BatchRegistrationService {
   }
 
   /** The upload, streamed into a work file within the budgets; a refusal fails the job for good. */
-  private async readWorkbook(content: Buffer): Promise<BatchWorkbook> {
+  private async readWorkbook(content: Buffer, attempt: number): Promise<BatchWorkbook> {
     try {
       return await BatchWorkbook.read(content, this.budgets(), await privateWorkDir());
     } catch (error) {
       if (error instanceof BatchWorkbookRefused) throw new BatchRejected(error.message);
-      this.logger.warn(`Unreadable batch workbook: ${(error as Error).message}`);
+      this.logger.warn(`Unreadable batch workbook (attempt ${attempt}): ${(error as Error).stack}`);
+      // Not a refusal of the file: the reader failed in a way the inspection did not foresee, which
+      // may be passing (the work file, the disk). Earlier attempts are retried by the queue; the
+      // last one fails the batch for good.
+      if (attempt < (DEFAULT_JOB_OPTIONS.attempts ?? 1)) throw error;
       throw new BatchRejected('The workbook could not be read; it may be damaged.');
     }
   }

@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
-import type { Pool, QueryResultRow } from 'pg';
+import type { QueryResultRow } from 'pg';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { pooledQuery } from '../../core/database/prepared-query';
 import { analyzeStaleTables } from '../../core/database/table-statistics';
 import { SqlCondition } from './sample-access.policy';
 import { FLAT_SAMPLE_JOINS, FlatColumnSql, SAMPLE_VOCABULARY_JOINS } from './sample-flat-columns';
@@ -120,13 +120,9 @@ export class SampleRepository {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  private get pool(): Pool {
-    return (this.dataSource.driver as PostgresDriver).master as Pool;
-  }
-
   /** A statement outside any transaction, named (prepared once per connection) when `name` is given. */
-  private async pooled<T extends QueryResultRow>(text: string, values: unknown[], name?: string): Promise<T[]> {
-    return (await this.pool.query<T>(name ? { name, text, values } : { text, values })).rows;
+  private pooled<T extends QueryResultRow>(text: string, values: unknown[], name?: string): Promise<T[]> {
+    return pooledQuery<T>(this.dataSource, text, values, name);
   }
 
   // ---------------------------------------------------------------- reads
@@ -161,21 +157,44 @@ export class SampleRepository {
   }
 
   /**
+   * A page of a search with its count. `text`: the condition has text patterns, whose best plan
+   * changes from one value to the next — a term expected to match few samples is collected in one
+   * pass with its exact count (searchCollected), anything broader pages along the newest-first
+   * index. Other conditions run as prepared statements, page and count side by side.
+   */
+  async searchWithCount(
+    condition: SqlCondition,
+    page: Omit<SamplePageRequest, 'prepared'>,
+    text: boolean,
+  ): Promise<{ rows: SampleRow[]; more: boolean; count: SampleCount }> {
+    if (!text) {
+      const [found, count] = await Promise.all([
+        this.searchPage(condition, { ...page, prepared: true }),
+        this.count(condition),
+      ]);
+      return { ...found, count };
+    }
+    const collected = await this.searchCollected(condition, page, await this.estimate(condition));
+    return { ...(collected.page ?? (await this.searchPage(condition, page))), count: collected.count };
+  }
+
+  /**
    * A search page and its exact count in one pass over the matches, for conditions the planner
    * expects to match few rows (text patterns): every match is collected (on the trigram indexes,
    * in no particular order, stopping one past EXACT_COUNT_LIMIT), then the page is sorted out of
    * them. Walking the newest-first index instead is fast only when matches are dense among recent
    * samples — a rare term whose matches are all old would walk most of the table — and a separate
    * count would search the trigram index twice. `estimate` is the planner's (see estimate()).
-   * Undefined when more than EXACT_COUNT_LIMIT match, or are expected to:
+   * Without `page` when more than EXACT_COUNT_LIMIT match, or are expected to (then `count` is the
+   * estimate, raised to what was seen):
    * the caller pages along the index (matches are dense enough) and estimates the count.
    */
   async searchCollected(
     condition: SqlCondition,
     page: SamplePageRequest,
     estimate: number,
-  ): Promise<{ rows: SampleRow[]; more: boolean; count: SampleCount } | undefined> {
-    if (estimate > ESTIMATE_ONLY_ABOVE) return undefined;
+  ): Promise<{ page?: { rows: SampleRow[]; more: boolean }; count: SampleCount }> {
+    if (estimate > ESTIMATE_ONLY_ABOVE) return { count: { count: estimate, exact: false } };
     const params = [...condition.params, page.limit + 1, page.offset];
     const [found] = await this.pooled<{ total: number; ids: string[] }>(
       `WITH matches AS MATERIALIZED (
@@ -185,10 +204,10 @@ export class SampleRepository {
                      LIMIT $${params.length - 1} OFFSET $${params.length}) AS ids`,
       params,
     );
-    if (found.total > EXACT_COUNT_LIMIT) return undefined;
+    // More than the limit: the count is known to exceed it; the caller pages along the index.
+    if (found.total > EXACT_COUNT_LIMIT) return { count: { count: Math.max(estimate, found.total), exact: false } };
     return {
-      rows: await this.byIds(found.ids.slice(0, page.limit)),
-      more: found.ids.length > page.limit,
+      page: { rows: await this.byIds(found.ids.slice(0, page.limit)), more: found.ids.length > page.limit },
       count: { count: found.total, exact: true },
     };
   }
@@ -232,8 +251,8 @@ export class SampleRepository {
    * planner's estimate beyond. A condition the planner expects to match far more rows is not
    * counted at all, so a broad search costs one plan, not a scan of every match.
    */
-  async count(condition: SqlCondition, known?: { estimate: number }): Promise<SampleCount> {
-    const estimate = known?.estimate ?? (await this.estimate(condition));
+  async count(condition: SqlCondition): Promise<SampleCount> {
+    const estimate = await this.estimate(condition);
     if (estimate > ESTIMATE_ONLY_ABOVE) return { count: estimate, exact: false };
     const [row] = await this.pooled<{ count: number }>(
       `SELECT count(*)::int AS count FROM (SELECT 1 FROM sample s WHERE ${condition.sql}

@@ -577,26 +577,12 @@ export class SamplesService {
   ): Promise<{ count: SampleCount; more: boolean; data: SampleDto[] }> {
     const { where, params, caller } = await this.searchCondition(query, user);
     const condition: SqlCondition = { sql: where, params };
-    // Text patterns change the best plan from one value to the next; other conditions do not. A
-    // text search expected to match few samples is collected in one pass with its exact count
-    // (SampleRepository.searchCollected); anything broader pages along the newest-first index.
     const text = [query.q, query.name, query.igsn].some((value) => value !== undefined && value.trim() !== '');
-    const request = { limit: page.pageSize, offset: page.offset, prepared: !text };
-    let found: { rows: SampleRow[]; more: boolean };
-    let count: SampleCount;
-    const estimate = text ? await this.samples.estimate(condition) : undefined;
-    const collected =
-      estimate === undefined ? undefined : await this.samples.searchCollected(condition, request, estimate);
-    if (collected) {
-      found = collected;
-      count = collected.count;
-    } else {
-      const known = estimate === undefined ? undefined : { estimate };
-      [found, count] = await Promise.all([
-        this.samples.searchPage(condition, request),
-        this.samples.count(condition, known),
-      ]);
-    }
+    const { count, ...found } = await this.samples.searchWithCount(
+      condition,
+      { limit: page.pageSize, offset: page.offset },
+      text,
+    );
     return {
       count: this.settle(count, page, found.rows.length, found.more),
       more: found.more,
