@@ -11,11 +11,19 @@ async function get(port: number, path: string): Promise<{ status: number; body: 
   return { status: res.status, body: await res.text() };
 }
 
+/**
+ * What a brand-new TCP connection to the port gets: `connected`, or the error code. A fresh socket,
+ * not fetch: fetch may reuse a kept-alive connection, which the draining server resets.
+ */
 async function refused(port: number): Promise<string> {
-  return get(port, '/api/health/').then(
-    (res) => `answered ${res.status}`,
-    (error: Error & { cause?: { code?: string } }) => error.cause?.code ?? error.message,
-  );
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('connected');
+    });
+    socket.once('error', (error: Error & { code?: string }) => resolve(error.code ?? error.message));
+  });
 }
 
 /** Collects everything a raw socket receives until the server closes it. */
