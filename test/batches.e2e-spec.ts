@@ -375,7 +375,7 @@ describe('batch registration', () => {
       await worker?.kill();
       worker = await startWorkerProcess();
       const job = await waitForJob(owner, queued.job_id, finished, 120_000);
-      expect(job).toMatchObject({ status: 'completed', processed_count: 20_000 });
+      expect(job).toMatchObject({ status: 'completed', processed_count: 20_000, error_message: null });
       // The list's count may be an estimate above 10,000 (count_exact); the table says exactly.
       const found = await http().get(`/api/samples/?q=${tag}&page_size=1`).set(owner.auth).expect(200);
       expect(found.body.data).toHaveLength(1);

@@ -4,6 +4,7 @@ import { TestUser, createUserWithToken } from './support/auth';
 import { ServiceProcess, freePort, serviceEnv, startServiceProcess } from './support/service-process';
 import { createTestApp } from './support/test-app';
 import { testKeyPrefix } from './support/test-environment';
+import { IsolatedDatabase, createIsolatedDatabase } from './support/isolated-database';
 
 /** One HTTP/1.1 request on a fresh connection; resolves with the status, or rejects (e.g. ECONNREFUSED). */
 async function get(port: number, path: string): Promise<{ status: number; body: string }> {
@@ -43,6 +44,7 @@ describe('process lifecycle: graceful deploys and a supervised start', () => {
   let app: INestApplication;
   let user: TestUser;
   const running: ServiceProcess[] = [];
+  const databases: IsolatedDatabase[] = [];
 
   beforeAll(async () => {
     app = await createTestApp();
@@ -51,6 +53,7 @@ describe('process lifecycle: graceful deploys and a supervised start', () => {
 
   afterAll(async () => {
     for (const process of running) await process.kill();
+    for (const database of databases) await database.drop();
     await app.close();
   });
 
@@ -102,12 +105,16 @@ describe('process lifecycle: graceful deploys and a supervised start', () => {
 
   it('npm start restarts a SIGKILLed worker while the API keeps serving, and gives up after repeated crashes', async () => {
     const port = await freePort();
+    // Its worker is killed on purpose: it must not take other suites' jobs, so it gets queues and a
+    // database of its own (its recovery sweep would re-enqueue the shared database's open jobs).
+    const database = await createIsolatedDatabase('supervised');
+    databases.push(database);
     const supervisor = await startServiceProcess(
       'start-all',
       serviceEnv({
         PORT: String(port),
         HOST: '127.0.0.1',
-        // Its worker is killed on purpose: it must not take other suites' jobs.
+        DATABASE_URL: database.url,
         REDIS_KEY_PREFIX: `${testKeyPrefix()}-supervised`,
         SUPERVISOR_MAX_CRASHES: '3',
         SUPERVISOR_CRASH_WINDOW_SECONDS: '300',

@@ -22,6 +22,7 @@ import { ServiceProcess, freePort, serviceEnv, startServiceProcess } from './sup
 import { createTestApp } from './support/test-app';
 import { testConfig, testKeyPrefix } from './support/test-environment';
 import { WorkerProcess, startWorkerProcess } from './support/worker-process';
+import { IsolatedDatabase, createIsolatedDatabase } from './support/isolated-database';
 import { buildWorkbook } from './support/workbooks';
 import { zip } from './support/zip';
 
@@ -298,6 +299,8 @@ describe('stays up under hostile or unlucky conditions', () => {
 
     describe('with a worker', () => {
       let isolated: INestApplication;
+      let database: IsolatedDatabase | undefined;
+      let sharedOwner: Registrant;
       let crashedFile: string;
       let liveFile: string;
 
@@ -309,11 +312,19 @@ describe('stays up under hostile or unlucky conditions', () => {
         liveFile = `${dir}/${process.pid}-export-live.csv`;
         writeFileSync(crashedFile, 'partial export', { mode: 0o600 });
         writeFileSync(liveFile, 'being written', { mode: 0o600 });
-        // Its budgets are tiny: it must not take other suites' jobs, so it gets queues of its own.
+        // Its budgets are tiny: it must not take other suites' jobs, so it gets queues and a
+        // database of its own (its recovery sweep would re-enqueue the shared database's open jobs).
         const prefix = `${testKeyPrefix()}-budgets`;
-        isolated = await createTestApp({ config: testConfig({ REDIS_KEY_PREFIX: prefix }) });
+        database = await createIsolatedDatabase('budgets');
+        isolated = await createTestApp({
+          config: { ...database.config, redis: { ...database.config.redis, keyPrefix: prefix } },
+        });
         target = isolated;
+        // The owner, in that database: the other blocks use the shared one's.
+        sharedOwner = owner;
+        owner = await createRegistrant(isolated);
         worker = await startWorkerProcess({
+          DATABASE_URL: database.url,
           REDIS_KEY_PREFIX: prefix,
           BATCH_MAX_CELLS: '500',
           BATCH_MAX_INFLATED_BYTES: '200kb',
@@ -324,7 +335,9 @@ describe('stays up under hostile or unlucky conditions', () => {
         await worker?.stop();
         worker = undefined;
         target = app;
+        owner = sharedOwner;
         await isolated.close();
+        await database?.drop();
       });
 
       it('sweeps the work files a crashed process left, in a directory only this user can enter', async () => {
@@ -337,7 +350,7 @@ describe('stays up under hostile or unlucky conditions', () => {
       });
 
       it('charges a stored export to storage_used until it expires, and fails one that does not fit', async () => {
-        const db = app.get(DataSource);
+        const db = isolated.get(DataSource);
         const used = async () =>
           Number(
             (await db.query('SELECT storage_used FROM registry_user WHERE id = $1', [owner.userId]))[0].storage_used,
@@ -352,7 +365,7 @@ describe('stays up under hostile or unlucky conditions', () => {
         );
         expect(await used()).toBe(before + Number(file.size_bytes));
         await db.query("UPDATE stored_file SET expires_at = now() - interval '1 second' WHERE id = $1", [file.id]);
-        await app.get(FilesService).removeExpired(new Date());
+        await isolated.get(FilesService).removeExpired(new Date());
         expect(await used()).toBe(before);
 
         await db.query('UPDATE registry_user SET storage_limit = storage_used + 10 WHERE id = $1', [owner.userId]);
