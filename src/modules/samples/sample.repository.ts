@@ -189,7 +189,7 @@ export class SampleRepository {
    * estimate, raised to what was seen):
    * the caller pages along the index (matches are dense enough) and estimates the count.
    */
-  async searchCollected(
+  private async searchCollected(
     condition: SqlCondition,
     page: SamplePageRequest,
     estimate: number,
@@ -251,7 +251,7 @@ export class SampleRepository {
    * planner's estimate beyond. A condition the planner expects to match far more rows is not
    * counted at all, so a broad search costs one plan, not a scan of every match.
    */
-  async count(condition: SqlCondition): Promise<SampleCount> {
+  private async count(condition: SqlCondition): Promise<SampleCount> {
     const estimate = await this.estimate(condition);
     if (estimate > ESTIMATE_ONLY_ABOVE) return { count: estimate, exact: false };
     const [row] = await this.pooled<{ count: number }>(
@@ -264,7 +264,7 @@ export class SampleRepository {
   }
 
   /** The planner's estimate of how many samples match. */
-  async estimate(condition: SqlCondition): Promise<number> {
+  private async estimate(condition: SqlCondition): Promise<number> {
     const [row] = await this.pooled<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
       `EXPLAIN (FORMAT JSON) SELECT 1 FROM sample s WHERE ${condition.sql}`,
       condition.params,
