@@ -210,7 +210,8 @@ describe('sample exports', () => {
       'Current Archive': `Core store ${tag}`,
       'Related URL': 'https://example.org/photos/1',
       'Related URL Description': 'photo',
-      'Sampling start date': '2020-05-01T00:00:00.000Z',
+      'Sampling Start Date': '2020-05-01T00:00:00.000Z',
+      'Registry Code': owner.code,
       'Platform Name': null,
     });
     expect(rows[1]['Sample Name']).toBe(`'=HYPERLINK("https://evil.example/${tag}","open")`);
@@ -219,7 +220,6 @@ describe('sample exports', () => {
     const details = sheetObjects(workbook, 'Details');
     expect(details[2]).toMatchObject({
       IGSN: samples.basalt.igsn,
-      'Registry Code': owner.code,
       'Metadata Store Status': 'published',
       Draft: false,
       'Can Edit': true,

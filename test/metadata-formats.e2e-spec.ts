@@ -528,7 +528,7 @@ describe('sample metadata formats (content negotiation on GET /api/samples/{igsn
         'Sample Description': 'Pillow basalt, fresh glass rim.\nSecond line: é ü 中文',
         'Parent IGSN': parent.igsn,
         'Other Name(s)': 'D7-1; Field #12',
-        'Material Types': 'Igneous>Volcanic; Basalt',
+        'Material Type(s)': 'Igneous>Volcanic; Basalt',
         'Latitude (WGS84)': '41.5',
         'Longitude (WGS84)': '-72.8',
         'Latitude End (WGS84)': '41.6',

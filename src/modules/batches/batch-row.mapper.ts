@@ -1,3 +1,4 @@
+import { ApiError } from '../../core/http/api-error';
 import { CellValue } from './batch-workbook';
 import { batchFieldByKey } from './batch-fields';
 
@@ -36,6 +37,33 @@ function list(value: CellValue): string[] {
     .filter(Boolean);
 }
 
+/**
+ * The Collector cell names one person or several separated by `;`. A Collector Detail goes with a
+ * single collector whole; with several it must hold one part per collector (`;`, parts may be
+ * empty), or the batch would credit a detail to the wrong person.
+ */
+function collectors(names: CellValue | undefined, detail: CellValue | undefined): Record<string, unknown>[] {
+  const labels = names === undefined ? [] : list(names);
+  const description = detail === undefined ? undefined : text(detail).trim();
+  if (labels.length <= 1) {
+    return [{ ...(labels[0] ? { individual: { label: labels[0] } } : {}), ...(description ? { description } : {}) }];
+  }
+  const details = description ? description.split(';').map((part) => part.trim()) : [];
+  if (description && details.length !== labels.length) {
+    throw ApiError.invalidField(
+      'collector_detail',
+      `names ${labels.length} collectors but has ${details.length} detail(s); give one per collector, separated by ;`,
+    );
+  }
+  const seen = new Set<string>();
+  return labels.flatMap((label, index) => {
+    const key = `${label.toLowerCase()}\u0000${details[index] ?? ''}`;
+    if (seen.has(key)) return [];
+    seen.add(key);
+    return [{ individual: { label }, ...(details[index] ? { description: details[index] } : {}) }];
+  });
+}
+
 export interface RowDefaults {
   registryCode?: string;
   objectType?: string;
@@ -43,7 +71,7 @@ export interface RowDefaults {
 
 /**
  * One spreadsheet row → the JSON body of POST /api/samples/. Flattened columns become the nested
- * objects (platform, launch platform, archives, one collector, one related link); values keep
+ * objects (platform, launch platform, archives, collectors, one related link); values keep
  * their type only where it is unambiguous, so the register rules judge the rest.
  */
 export function rowToSampleBody(cells: Map<string, CellValue>, defaults: RowDefaults): Record<string, unknown> {
@@ -73,10 +101,8 @@ export function rowToSampleBody(cells: Map<string, CellValue>, defaults: RowDefa
         put('launch_platform', 'launch_type', text(value));
         continue;
       case 'collector':
-        put('collector', 'label', text(value));
-        continue;
       case 'collector_detail':
-        put('collector', 'description', text(value));
+        put('collector', key, value);
         continue;
       case 'related_resource_uri':
         put('related', 'uri', text(value));
@@ -91,7 +117,7 @@ export function rowToSampleBody(cells: Map<string, CellValue>, defaults: RowDefa
       default:
         break;
     }
-    switch (field.kind) {
+    switch (field.type) {
       case 'number':
         body[key] = toNumber(value);
         break;
@@ -114,8 +140,10 @@ export function rowToSampleBody(cells: Map<string, CellValue>, defaults: RowDefa
   if (nested.platform) body.platform = nested.platform;
   if (nested.launch_platform) body.launch_platform = nested.launch_platform;
   if (nested.collector) {
-    const { label, description } = nested.collector;
-    body.collectors = [{ ...(label ? { individual: { label } } : {}), ...(description ? { description } : {}) }];
+    body.collectors = collectors(
+      nested.collector.collector as CellValue | undefined,
+      nested.collector.collector_detail as CellValue | undefined,
+    );
   }
   if (nested.related) body.related_resources = [nested.related];
   if (body.object_type === undefined && defaults.objectType) body.object_type = defaults.objectType;

@@ -57,12 +57,16 @@ describe('export columns', () => {
     expect(cell(XLSX_SAMPLES_COLUMNS, 'IGSN', one)).toBe('10.5072/IEABC0001');
   });
 
-  it('fills Collector and Related URL only when re-uploading them loses nothing', () => {
+  it('fills Collector (several separated by ;) and Related URL only when re-uploading them loses nothing', () => {
     const single = sample({ collectors: [collector('Marie Tharp', null, 'chief scientist')] });
     expect(cell(XLSX_SAMPLES_COLUMNS, 'Collector', single)).toBe('Marie Tharp');
     expect(cell(XLSX_SAMPLES_COLUMNS, 'Collector Detail', single)).toBe('chief scientist');
+    const two = sample({ collectors: [collector('Marie Tharp'), collector('Bruce Heezen', null, 'cartographer')] });
+    expect(cell(XLSX_SAMPLES_COLUMNS, 'Collector', two)).toBe('Marie Tharp; Bruce Heezen');
+    expect(cell(XLSX_SAMPLES_COLUMNS, 'Collector Detail', two)).toBe('; cartographer');
     for (const many of [
-      sample({ collectors: [collector('Marie Tharp'), collector('Bruce Heezen')] }),
+      sample({ collectors: [collector('Marie Tharp'), collector('Bruce Heezen', null, 'a; b')] }),
+      sample({ collectors: [collector('Tharp; Marie')] }),
       sample({ collectors: [collector(null, 'LDEO')] }),
       sample({ collectors: [collector('Marie Tharp', 'LDEO')] }),
     ]) {

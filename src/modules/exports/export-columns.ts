@@ -12,12 +12,23 @@ import { SampleCollector, SampleDto } from '../samples/dto/sample.dto';
 
 const CSV_COLUMN_BY_KEY = new Map<string, SampleColumn>(SAMPLE_CSV_COLUMNS.map((column) => [column.key, column]));
 
-/** The only collector, when the batch columns (`Collector`, `Collector Detail`) can say all of it. */
-function onlyCollector(sample: SampleDto): SampleCollector | undefined {
-  const [collector] = sample.collectors;
-  return sample.collectors.length === 1 && collector.individual?.label && !collector.institution
-    ? collector
-    : undefined;
+/**
+ * The collectors, when the batch columns can say all of them: individuals only (no institution),
+ * names without `;` (the Collector cell's separator) and, with several, details without `;` (the
+ * Collector Detail cell holds one part per collector). Otherwise the batch columns stay empty.
+ */
+function batchCollectors(sample: SampleDto): SampleCollector[] | undefined {
+  const all = sample.collectors;
+  if (!all.length || !all.every((c) => c.individual?.label && !c.individual.label.includes(';') && !c.institution)) {
+    return undefined;
+  }
+  return all.length === 1 || all.every((c) => !c.description?.includes(';')) ? all : undefined;
+}
+
+function collectorDetails(sample: SampleDto): string | null {
+  const all = batchCollectors(sample);
+  if (!all?.some((collector) => collector.description)) return null;
+  return all.map((collector) => collector.description ?? '').join('; ');
 }
 
 /** The only related link, when the batch columns (`Related URL`, `Related URL Description`) can say all of it. */
@@ -28,8 +39,8 @@ function onlyRelatedResource(sample: SampleDto) {
 
 /**
  * Batch columns that flatten a nested SampleDto field (the batch upload rebuilds the object from
- * them). `key` names the SampleDto field the value comes from. Lists the batch format can hold
- * only one of (collectors, related links) are filled only when re-uploading them loses nothing;
+ * them). `key` names the SampleDto field the value comes from. Lists the batch format holds only
+ * in part (collectors, one related link) are filled only when re-uploading them loses nothing;
  * otherwise the cells stay empty — an update leaves what is stored alone — and the full list is
  * in the Details sheet.
  */
@@ -42,8 +53,14 @@ const FLATTENED_BATCH_COLUMNS: Record<string, Omit<SampleColumn, 'header'>> = {
     key: 'launch_platform',
     value: (s) => (s.launch_platform?.label ? s.launch_platform.launch_type : null),
   },
-  collector: { key: 'collectors', value: (s) => onlyCollector(s)?.individual?.label ?? null },
-  collector_detail: { key: 'collectors', value: (s) => onlyCollector(s)?.description ?? null },
+  collector: {
+    key: 'collectors',
+    value: (s) =>
+      batchCollectors(s)
+        ?.map((c) => c.individual?.label)
+        .join('; ') ?? null,
+  },
+  collector_detail: { key: 'collectors', value: collectorDetails },
   related_resource_uri: { key: 'related_resources', value: (s) => onlyRelatedResource(s)?.uri ?? null },
   related_resource_description: {
     key: 'related_resources',

@@ -22,8 +22,8 @@ describe('curation columns', () => {
 
   it('leaves out a workbook field it cannot read rather than guessing a column', () => {
     const columns = curationColumns([
-      { key: 'name', label: 'Sample Name', kind: 'text', help: '' },
-      { key: 'colour; DROP TABLE sample', label: 'Colour', kind: 'text', help: '' },
+      { key: 'name', label: 'Sample Name', type: 'text', batch: true, help: '' },
+      { key: 'colour; DROP TABLE sample', label: 'Colour', type: 'text', batch: true, help: '' },
     ]);
     expect(columns.map((column) => column.key)).toEqual(['name']);
   });

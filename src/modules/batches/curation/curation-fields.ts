@@ -14,7 +14,7 @@ export interface CurationColumn extends FlatColumnSql {
 }
 
 function columnFor(field: BatchField): CurationColumn | undefined {
-  const flat = flatColumnSql(field.key, field.kind);
+  const flat = flatColumnSql(field.key, field.type);
   return flat ? { key: field.key, label: field.label, ...flat } : undefined;
 }
 

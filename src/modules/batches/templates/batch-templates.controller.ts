@@ -19,7 +19,9 @@ import { ApiError } from '../../../core/http/api-error';
 import { ApiBadRequestBody, ApiNotFoundBody, ApiUnauthorizedBody } from '../../../core/http/api-error-responses';
 import { ErrorBody } from '../../../core/http/error-body';
 import { parsePathId } from '../../agents/path-id';
+import { Public } from '../../../core/auth/public.decorator';
 import { BatchTemplatesService } from './batch-templates.service';
+import { SAMPLE_FIELD_LIST, SampleFieldListResponse } from './dto/sample-field.dto';
 import { CreateBatchTemplateDto, UpdateBatchTemplateDto } from './dto/batch-template-write.dto';
 import { BatchTemplateListResponse, BatchTemplateResponse } from './dto/batch-template.dto';
 
@@ -83,6 +85,18 @@ export class BatchTemplatesController {
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<BatchTemplateResponse> {
     return { data: await this.templates.create(body, user) };
+  }
+
+  @Get('fields')
+  @Public()
+  @ApiOperation({
+    summary:
+      'The field catalogue: every spreadsheet column (template, upload, CSV and xlsx export) with its key ' +
+      '(the JSON API name), label, type, vocabulary endpoint and the other headers uploads accept. No token needed.',
+  })
+  @ApiOkResponse({ type: SampleFieldListResponse })
+  fields(): SampleFieldListResponse {
+    return { data: SAMPLE_FIELD_LIST };
   }
 
   @Get(':id')

@@ -150,7 +150,7 @@ describe('TemplateWorkbookWriter', () => {
           'Object Type',
           'General Material Type',
           'Elevation Unit',
-          'Sampling date precision',
+          'Sampling Date Precision',
           'Country',
           'Location Method',
           'Collector',
@@ -203,7 +203,7 @@ describe('TemplateWorkbookWriter', () => {
       };
       const at = (label: string, row: number) =>
         samples.dataValidations.model[`${XLSX.utils.encode_col(labels.indexOf(label))}${row}`];
-      for (const label of ['Object Type', 'Elevation Unit', 'Sampling date precision', 'Country', 'Location Method']) {
+      for (const label of ['Object Type', 'Elevation Unit', 'Sampling Date Precision', 'Country', 'Location Method']) {
         expect(at(label, 2)).toMatchObject({ type: 'list', showErrorMessage: true, errorStyle: 'stop' });
         expect(at(label, 51)).toBeDefined();
         expect(at(label, 52)).toBeUndefined();
@@ -212,7 +212,7 @@ describe('TemplateWorkbookWriter', () => {
         expect(at(label, 2)).toMatchObject({ type: 'list', errorStyle: 'information' });
         expect(at(label, 2).showErrorMessage).toBeFalsy();
       }
-      for (const label of ['Sample Name', 'Original Archive', 'Sampling start date']) {
+      for (const label of ['Sample Name', 'Original Archive', 'Sampling Start Date']) {
         expect(at(label, 2)).toBeUndefined();
       }
       expect(at('Object Type', 2).formulae).toEqual([`${LOOKUPS_SHEET}!$A$2:$A$4`]);

@@ -195,7 +195,7 @@ export class TemplateWorkbookWriter {
       const range = lookup && ranges.get(lookup);
       column.width = widthFor([field.label, ...(range && lookup ? (lookups[lookup] ?? []) : [])]);
       // Typed values stay as typed: names like 0012, dates as ISO text, IGSNs never become numbers.
-      if (field.kind !== 'number') column.numFmt = '@';
+      if (field.type !== 'number') column.numFmt = '@';
       const note = headerNote(field, lookup && range ? TEMPLATE_LOOKUPS[lookup].strict : undefined);
       if (note) cell.note = note;
       if (!lookup || !range) return;
@@ -257,8 +257,8 @@ function listValidation(field: BatchField, range: string, lookup: TemplateLookup
 function headerNote(field: BatchField, strict: boolean | undefined): string {
   const parts: string[] = [];
   if (field.help) parts.push(field.help);
-  if (field.kind === 'list' && !field.help.includes(';')) parts.push('Separate several values with ;');
-  if (field.kind === 'date' && !field.help) parts.push('YYYY-MM-DD or an ISO 8601 date-time');
+  if (field.type === 'list' && !field.help.includes(';')) parts.push('Separate several values with ;');
+  if (field.type === 'date' && !field.help) parts.push('YYYY-MM-DD or an ISO 8601 date-time');
   if (strict === true) parts.push('Pick a value from the dropdown.');
   if (strict === false) parts.push('Pick from the dropdown or type another value.');
   return parts.join('\n');
