@@ -47,4 +47,8 @@ export class BatchHistory {
 
   @Column({ type: 'uuid', nullable: true })
   jobId: string | null;
+
+  /** SHA-256 (hex) of the uploaded workbook: the same file from the same uploader is a duplicate. */
+  @Column({ type: 'char', length: 64, nullable: true })
+  contentSha256: string | null;
 }

@@ -18,6 +18,7 @@ import { DEFAULT_JOB_OPTIONS } from '../../core/queue/queue-names';
 import { SampleRepository } from '../samples/sample.repository';
 import { ResolvedWrite, SamplesService } from '../samples/samples.service';
 import { BatchHistory } from './batch-history.entity';
+import { BatchParentLinks } from './batch-parent-links';
 import { rowToSampleBody } from './batch-row.mapper';
 import { SampleReferenceLookups } from '../samples/sample-references';
 import { BatchBudgets, BatchWorkbook, BatchWorkbookRefused, CellValue } from './batch-workbook';
@@ -203,6 +204,7 @@ export class BatchRegistrationService {
       const existing = await this.existingSamples(manager, workbook.igsnCells);
       const rowOfName = new Map<string, number>();
       const rowOfIgsn = new Map<string, number>();
+      const parents = new BatchParentLinks(this.igsn, this.sampleRows, this.policy);
       // Rows are inserted a chunk at a time as they validate, in this one transaction; after the
       // first bad row nothing more is inserted (the rest is still checked for the report) and the
       // transaction rolls back. Memory stays bounded by the chunk, not the file.
@@ -235,17 +237,30 @@ export class BatchRegistrationService {
           const igsnCell = row.cells.get('igsn');
           const current = igsnCell ? existing.get(this.igsn.parse(String(igsnCell)) ?? '') : undefined;
           if (current) {
-            await this.prepareRowUpdate(row.cells, current, caller, manager, refs, rowOfName, row.rowNumber, updates);
+            await this.prepareRowUpdate(
+              row.cells,
+              current,
+              caller,
+              manager,
+              refs,
+              rowOfName,
+              row.rowNumber,
+              updates,
+              parents,
+            );
             continue;
           }
           const body = rowToSampleBody(row.cells, defaults);
           const dto = (await this.pipe.transform(body, { type: 'body', metatype: CreateSampleDto })) as CreateSampleDto;
           this.claimName(dto.name, row.rowNumber, rowOfName);
+          const written: { write?: ResolvedWrite } = {};
+          parents.defer(row.rowNumber, dto, () => written.write?.columns.igsn);
           const write = await this.samples.prepareNew(dto, caller, status, manager, {
             references: refs,
             mint: false,
             checkSuppliedIgsn: false,
           });
+          written.write = write;
           const supplied = write.columns.igsn;
           if (supplied) {
             const other = rowOfIgsn.get(supplied);
@@ -263,6 +278,7 @@ export class BatchRegistrationService {
         }
       }
       await flush();
+      const parentLinks = await parents.resolve(manager, caller, this.clock.now(), errorsByRow);
       if (errorsByRow.size) {
         throw new BatchRejected(
           `${errorsByRow.size} of ${total} row(s) have errors; nothing was registered. Download the error report for details.`,
@@ -270,6 +286,7 @@ export class BatchRegistrationService {
         );
       }
       for (const update of updates) await this.samples.applyUpdate(manager, update.sample, update.write);
+      await this.sampleRows.setParents(manager, parentLinks);
 
       const [onlyType] = objectTypeIds.size === 1 ? [...objectTypeIds] : [];
       const [onlyCode] = codes.size === 1 ? [...codes] : [];
@@ -353,6 +370,7 @@ export class BatchRegistrationService {
     rowOfName: Map<string, number>,
     rowNumber: number,
     updates: PreparedUpdate[],
+    parents: BatchParentLinks,
   ): Promise<void> {
     if (!this.policy.canEdit(sample, caller)) {
       throw ApiError.conflict('IGSN already registered.', {
@@ -365,6 +383,7 @@ export class BatchRegistrationService {
     }
     const body = rowToSampleBody(cells, {});
     const dto = (await this.pipe.transform(body, { type: 'body', metatype: UpdateSampleDto })) as UpdateSampleDto;
+    parents.defer(rowNumber, dto, () => sample.igsn);
     this.claimName(dto.name ?? sample.name, rowNumber, rowOfName);
     const write = await this.samples.prepareUpdate(sample, dto, caller, manager, { references: refs });
     updates.push({ rowNumber, sample, write });

@@ -19,6 +19,7 @@ import {
   ApiBadRequestResponse,
   ApiBearerAuth,
   ApiBody,
+  ApiConflictResponse,
   ApiConsumes,
   ApiHeader,
   ApiNotFoundResponse,
@@ -65,6 +66,15 @@ export class BatchesController {
     example: {
       message: 'The file is not an .xlsx workbook (it is not a zip archive; is it a CSV renamed to .xlsx?).',
       errors: { file: ['The file is not an .xlsx workbook (it is not a zip archive; is it a CSV renamed to .xlsx?).'] },
+    },
+  })
+  @ApiConflictResponse({
+    type: ErrorBody,
+    description: 'The same workbook was uploaded before by the same user (see allow_duplicate).',
+    example: {
+      message:
+        'This workbook was already uploaded as batch 12 (cores.xlsx, 2025-11-20T10:00:00.000Z); send allow_duplicate=true to register it again.',
+      errors: { file: ['is the same workbook as batch 12'] },
     },
   })
   @ApiPayloadTooLargeResponse({ type: ErrorBody })

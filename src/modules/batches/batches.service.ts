@@ -1,7 +1,7 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { Clock } from '../../core/clock';
 import { AppConfig } from '../../core/config/app-config';
@@ -108,12 +108,13 @@ export class BatchesService {
       throw ApiError.forbidden('Uploading batches requires upload permission.');
     }
     if (!file) throw ApiError.invalidField('file', 'is required (multipart field "file")');
-    const known = ['save_as_draft', 'template_id', 'registry_code', 'object_type', 'sesar_code'];
+    const known = ['save_as_draft', 'template_id', 'registry_code', 'object_type', 'sesar_code', 'allow_duplicate'];
     for (const key of Object.keys(form)) {
       if (!known.includes(key))
         throw ApiError.badRequest(`Unknown form field ${key}.`, { [key]: ['This field is not allowed.'] });
     }
     const saveAsDraft = formBoolean(form.save_as_draft, 'save_as_draft');
+    const allowDuplicate = formBoolean(form.allow_duplicate, 'allow_duplicate');
     let templateId: number | null = null;
     if (form.template_id !== undefined && form.template_id !== '') {
       if (typeof form.template_id !== 'string' || !/^\d{1,9}$/.test(form.template_id)) {
@@ -133,6 +134,7 @@ export class BatchesService {
     const { job } = await this.jobs.createOnce(user.userId, 'batch_registration', idempotencyKey, async () => {
       const inspected = await inspectUpload(file.buffer, filename, this.config.batches.maxInflatedBytes);
       return this.store(file, filename, user, inspected, idempotencyKey, {
+        allowDuplicate,
         saveAsDraft,
         templateId,
         registryCode,
@@ -150,10 +152,19 @@ export class BatchesService {
     user: AuthenticatedUser,
     inspected: WorkbookLayout,
     idempotencyKey: string | undefined,
-    options: { saveAsDraft: boolean; templateId: number | null; registryCode?: string; objectType?: string },
+    options: {
+      allowDuplicate: boolean;
+      saveAsDraft: boolean;
+      templateId: number | null;
+      registryCode?: string;
+      objectType?: string;
+    },
   ): Promise<BackgroundJob> {
     const { saveAsDraft, templateId, registryCode, objectType } = options;
+    // Web Crypto hashes on the thread pool: a 50 MB upload does not hold up the event loop.
+    const contentSha256 = Buffer.from(await crypto.subtle.digest('SHA-256', file.buffer)).toString('hex');
     return this.dataSource.transaction(async (manager) => {
+      if (!options.allowDuplicate) await this.refuseDuplicate(manager, user.userId, contentSha256);
       const left = await this.files.chargeStorage(manager, user.userId, file.size);
       if (left !== undefined) {
         throw new ApiError(
@@ -193,12 +204,37 @@ export class BatchesService {
           templateId,
           fileId: stored.id,
           jobId: created.id,
+          contentSha256,
         }),
       );
       created.payload = { ...created.payload, batch_id: batch.id };
       await manager.query('UPDATE background_job SET payload = $2 WHERE id = $1', [created.id, created.payload]);
       return created;
     });
+  }
+
+  /**
+   * 409 when this uploader already sent the same workbook (same bytes) in a batch that is queued,
+   * running or registered; a failed or cancelled batch does not count. Concurrent uploads of one
+   * file by one user take turns on an advisory lock, so both cannot pass.
+   */
+  private async refuseDuplicate(manager: EntityManager, userId: number, contentSha256: string): Promise<void> {
+    await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `batch-upload:${userId}:${contentSha256}`,
+    ]);
+    const [earlier] = await manager.query<{ id: number; filename: string | null; upload_time: Date }[]>(
+      `SELECT b.id, b.filename, b.upload_time
+         FROM batch_history b JOIN background_job j ON j.id = b.job_id
+        WHERE b.uploaded_by_id = $1 AND b.content_sha256 = $2 AND j.status IN ('pending', 'processing', 'completed')
+        ORDER BY b.id DESC LIMIT 1`,
+      [userId, contentSha256],
+    );
+    if (!earlier) return;
+    throw ApiError.conflict(
+      `This workbook was already uploaded as batch ${earlier.id} (${earlier.filename ?? 'no file name'}, ` +
+        `${earlier.upload_time.toISOString()}); send allow_duplicate=true to register it again.`,
+      { file: [`is the same workbook as batch ${earlier.id}`] },
+    );
   }
 
   /** Batches the caller may see: their own and their teams' (staff and admins: all). */

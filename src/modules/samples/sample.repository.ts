@@ -449,6 +449,23 @@ export class SampleRepository {
       .getMany();
   }
 
+  /** The samples among these IGSNs, unlocked (a batch's Parent IGSN cells). */
+  async findByIgsns(manager: EntityManager, suffixes: string[]): Promise<Sample[]> {
+    if (!suffixes.length) return [];
+    return manager.createQueryBuilder(Sample, 's').where('s.igsn = ANY(:suffixes)', { suffixes }).getMany();
+  }
+
+  /** Links each child (by IGSN) to its parent (by id), in one statement. */
+  async setParents(manager: EntityManager, links: { childIgsn: string; parentId: number }[]): Promise<void> {
+    if (!links.length) return;
+    await manager.query(
+      `UPDATE sample s SET parent_sample_id = v.parent_id
+         FROM unnest($1::text[], $2::bigint[]) AS v(igsn, parent_id)
+        WHERE s.igsn = v.igsn`,
+      [links.map((link) => link.childIgsn), links.map((link) => link.parentId)],
+    );
+  }
+
   /** Inserts one sample with its collectors; returns its id. */
   async insertOne(manager: EntityManager, columns: Partial<Sample>, collectorIds: number[]): Promise<number> {
     const result = await manager.insert(Sample, columns);

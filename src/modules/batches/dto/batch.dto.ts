@@ -83,4 +83,11 @@ export class BatchUploadForm {
   registry_code?: string;
   @ApiProperty({ required: false, description: 'Object type for every row, when neither Metadata nor a column says' })
   object_type?: string;
+  @ApiProperty({
+    required: false,
+    default: false,
+    description:
+      'Register a workbook you uploaded before again (otherwise 409 naming the earlier batch, unless that batch failed)',
+  })
+  allow_duplicate?: boolean;
 }
