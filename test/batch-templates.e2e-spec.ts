@@ -332,8 +332,12 @@ describe('batch templates', () => {
         '/api/batch-templates',
         '/api/batch-templates/{id}',
         '/api/batch-templates/{id}/spreadsheet',
+        '/api/batch-templates/fields',
       ]),
     );
+    expect(body.paths['/api/batch-templates/fields'].get.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/SampleFieldListResponse',
+    });
     const download = body.paths['/api/batch-templates/{id}/spreadsheet'].get;
     expect(download.tags).toEqual(['batch-templates']);
     expect(Object.keys(download.responses['200'].content)).toEqual([XLSX_TYPE]);

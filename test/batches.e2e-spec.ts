@@ -266,7 +266,9 @@ describe('batch registration', () => {
       const found = await http().get(`/api/samples/?q=${tag}&is_draft=true`).set(owner.auth).expect(200);
       expect(found.body.count).toBe(2);
       // without save_as_draft the same rows need coordinates
-      const strict = (await upload(owner, file, 'strict.xlsx', { registry_code: owner.code }).expect(202)).body.data;
+      const strict = (
+        await upload(owner, file, 'strict.xlsx', { registry_code: owner.code, allow_duplicate: 'true' }).expect(202)
+      ).body.data;
       expect((await waitForJob(owner, strict.job_id, finished)).status).toBe('failed');
     });
 
