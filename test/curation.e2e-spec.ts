@@ -166,6 +166,7 @@ describe('batch curation', () => {
       expect(view.store_status_counts).toEqual({ draft: 3, 'pending-review': 0, published: 0 });
       expect(view.shared_fields).toEqual([
         { key: 'object_type', label: 'Object Type', value: 'Core' },
+        { key: 'registry_code', label: 'Registry Code', value: owner.code },
         { key: 'material_types', label: 'Material Type(s)', value: 'Rock; Ice' },
         { key: 'longitude', label: 'Longitude (WGS84)', value: '-70' },
         { key: 'elevation', label: 'Elevation', value: '12.5' },
@@ -460,6 +461,7 @@ describe('batch curation', () => {
     const view = (await curation(curator, batch.id).expect(200)).body.data;
     expect(view.shared_fields).toEqual([
       { key: 'object_type', label: 'Object Type', value: 'Core' },
+      { key: 'registry_code', label: 'Registry Code', value: owner.code },
       { key: 'material_types', label: 'Material Type(s)', value: 'Igneous>Plutonic; Rock' },
       { key: 'latitude', label: 'Latitude (WGS84)', value: '45.5' },
       { key: 'elevation', label: 'Elevation', value: '1250' },
