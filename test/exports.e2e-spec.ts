@@ -191,7 +191,7 @@ describe('sample exports', () => {
     expect(rows.map((row) => row.IGSN)).toEqual([samples.draft.igsn, samples.formula.igsn, samples.basalt.igsn]);
     const header = Object.keys(rows[0]);
     expect(header.slice(0, 3)).toEqual(['Object Type', 'Sample Name', 'IGSN']);
-    for (const readOnly of ['Metadata Store Status', 'Created At', 'Can Edit', 'Registry Code']) {
+    for (const readOnly of ['Metadata Store Status', 'Created At', 'Can Edit']) {
       expect(header).not.toContain(readOnly);
     }
     const basalt = rows[2];
