@@ -12,7 +12,10 @@ export interface AgentIdentifier {
   column: 'individual_uri' | 'ror';
   /** The API field name of the identifier. */
   field: string;
-  /** SQL: the comparable form of an identifier expression (the same text as the migration's index). */
+  /**
+   * SQL: the comparable form of an identifier expression. Applied to the column it must stay the
+   * expression of migration 1763901000000's index, or lookups stop using it.
+   */
   key: (sql: string) => string;
 }
 

@@ -104,11 +104,17 @@ export class ArchivesController {
   })
   @ApiParam({ name: 'id', type: 'integer', example: 4 })
   @ApiOkResponse({ type: ArchiveResponse })
-  @ApiBadRequestBody({ message: 'Invalid country: unknown country "Narnia".', errors: { country: ['unknown country'] } })
+  @ApiBadRequestBody({
+    message: 'Invalid country: unknown country "Narnia".',
+    errors: { country: ['unknown country'] },
+  })
   @ApiUnauthorizedBody()
   @ApiForbiddenBody('You may not edit this archive.')
   @ApiNotFoundBody('Archive 4 not found.')
-  @ApiConflictBody({ message: 'An archive labelled "OSU Marine and Geology Repository" already exists (id 4).', errors: { label: ['an archive with this label already exists'] } })
+  @ApiConflictBody({
+    message: 'An archive labelled "OSU Marine and Geology Repository" already exists (id 4).',
+    errors: { label: ['an archive with this label already exists'] },
+  })
   async update(
     @Param('id') rawId: string,
     @Body() body: ArchivePatchDto,

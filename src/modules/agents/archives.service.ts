@@ -79,7 +79,11 @@ export class ArchivesService {
     const country =
       patch.country !== undefined ? await this.vocabularies.resolveCountry(patch.country, 'country') : undefined;
     const parent = patch.parent_institution;
-    if (parent !== undefined && parent !== null && !(await this.dataSource.manager.existsBy(Institution, { id: parent }))) {
+    if (
+      parent !== undefined &&
+      parent !== null &&
+      !(await this.dataSource.manager.existsBy(Institution, { id: parent }))
+    ) {
       throw ApiError.invalidField('parent_institution', `no institution has id ${parent}`);
     }
     const label = patch.label?.trim();
@@ -140,7 +144,10 @@ export class ArchivesService {
     });
     const load = async () => (await this.load([id], manager))[0];
     if (created) return load();
-    const text = (name: 'alt_label' | 'description' | 'city' | 'url' | 'uri', stored: (row: Archive) => string | null) => ({
+    const text = (
+      name: 'alt_label' | 'description' | 'city' | 'url' | 'uri',
+      stored: (row: Archive) => string | null,
+    ) => ({
       field: fieldPath(options.field, name),
       column: name,
       sent: values[name],

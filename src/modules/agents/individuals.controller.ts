@@ -91,11 +91,17 @@ export class IndividualsController {
   })
   @ApiParam({ name: 'id', type: 'integer', example: 31 })
   @ApiOkResponse({ type: IndividualResponse })
-  @ApiBadRequestBody({ message: 'Invalid country: unknown country "Narnia".', errors: { country: ['unknown country'] } })
+  @ApiBadRequestBody({
+    message: 'Invalid country: unknown country "Narnia".',
+    errors: { country: ['unknown country'] },
+  })
   @ApiUnauthorizedBody()
   @ApiForbiddenBody('You may not edit this individual.')
   @ApiNotFoundBody('Individual 31 not found.')
-  @ApiConflictBody({ message: 'Individual 12 already has individual_uri https://orcid.org/0000-0002-1825-0097.', errors: { individual_uri: ['already the individual_uri of individual 12'] } })
+  @ApiConflictBody({
+    message: 'Individual 12 already has individual_uri https://orcid.org/0000-0002-1825-0097.',
+    errors: { individual_uri: ['already the individual_uri of individual 12'] },
+  })
   async update(
     @Param('id') rawId: string,
     @Body() body: IndividualPatchDto,

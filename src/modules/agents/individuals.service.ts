@@ -145,7 +145,10 @@ export class IndividualsService {
         const [existing] = await idsByIdentifier(manager, ORCID, uri);
         if (existing === undefined) {
           if (!label) {
-            throw ApiError.invalidField(labelField, 'give a label, or fname and lname: no individual has this individual_uri');
+            throw ApiError.invalidField(
+              labelField,
+              'give a label, or fname and lname: no individual has this individual_uri',
+            );
           }
           const [row] = await manager.query<{ id: number }[]>(
             `INSERT INTO individual (label, fname, lname, individual_uri, created_by) VALUES ($1, $2, $3, $4, $5)

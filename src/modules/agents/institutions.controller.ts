@@ -90,11 +90,17 @@ export class InstitutionsController {
   })
   @ApiParam({ name: 'id', type: 'integer', example: 12 })
   @ApiOkResponse({ type: InstitutionResponse })
-  @ApiBadRequestBody({ message: 'Invalid country: unknown country "Narnia".', errors: { country: ['unknown country'] } })
+  @ApiBadRequestBody({
+    message: 'Invalid country: unknown country "Narnia".',
+    errors: { country: ['unknown country'] },
+  })
   @ApiUnauthorizedBody()
   @ApiForbiddenBody('You may not edit this institution.')
   @ApiNotFoundBody('Institution 12 not found.')
-  @ApiConflictBody({ message: 'Institution 12 already has ror 00hj8s172.', errors: { ror: ['already the ror of institution 12'] } })
+  @ApiConflictBody({
+    message: 'Institution 12 already has ror 00hj8s172.',
+    errors: { ror: ['already the ror of institution 12'] },
+  })
   async update(
     @Param('id') rawId: string,
     @Body() body: InstitutionPatchDto,

@@ -107,7 +107,10 @@ export class PlatformsService {
 
   /** 404 when there is no such platform. */
   async get(id: number): Promise<Platform> {
-    const platform = await this.dataSource.manager.findOne(Platform, { where: { id }, relations: { platformType: true } });
+    const platform = await this.dataSource.manager.findOne(Platform, {
+      where: { id },
+      relations: { platformType: true },
+    });
     if (!platform) throw ApiError.notFound(`Platform ${id} not found.`);
     return platform;
   }
