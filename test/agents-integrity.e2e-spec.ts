@@ -150,7 +150,7 @@ describe('agents and vocabularies: data you can trust', () => {
         ),
       );
       expect(results.map((r) => r.status)).toEqual(Array(10).fill(201));
-      expect(new Set(results.map((r) => r.body.data.collectors[0].individual.id)).size).toBe(1);
+      expect(new Set(results.map((r) => r.body.data.collectors[0].individual.id as number)).size).toBe(1);
     });
   });
 
@@ -184,7 +184,7 @@ describe('agents and vocabularies: data you can trust', () => {
       const boat = await register({ platform: { label, platform_type: 'Boat' } });
       expect(boat.status).toBe(409);
       expect(boat.body.errors).toEqual({ 'platform.platform_type': ['the stored value is "Ship"'] });
-      expect(boat.body.message).toContain(`platform ${first.body.data.platform.id}`);
+      expect(boat.body.message).toContain(`Platform ${first.body.data.platform.id}`);
       expect(await sampleCount()).toBe(before);
       // The same type in another case, or no type at all, is the same platform.
       for (const platform of [{ label: label.toLowerCase(), platform_type: 'ship' }, { label }]) {
@@ -201,7 +201,7 @@ describe('agents and vocabularies: data you can trust', () => {
       expect(typed.status).toBe(201);
       expect(typed.body.data.platform).toMatchObject({
         id: bare.body.data.platform.id,
-        platform_type: 'Drill Rig',
+        platform_type: 'Drill rig',
         description: 'Land rig',
       });
       const other = await register({ platform: { label, description: 'Offshore rig' } }).expect(409);
@@ -316,7 +316,10 @@ describe('agents and vocabularies: data you can trust', () => {
       const word = tag();
       const archives = await Promise.all(
         [`Vault ${word}`, `Cellar ${word}`].map(
-          async (label) => (await http().post('/api/archives/').set(staff.auth).send({ label }).expect(201)).body.data,
+          async (label) =>
+            (await http().post('/api/archives/').set(staff.auth).send({ label }).expect(201)).body.data as {
+              id: number;
+            },
         ),
       );
       const taken = await http()
@@ -335,7 +338,7 @@ describe('agents and vocabularies: data you can trust', () => {
                 .set(staff.auth)
                 .send({ label: `P ${tag()}`, individual_uri })
                 .expect(201)
-            ).body.data,
+            ).body.data as { id: number },
         ),
       );
       const clash = await http()
