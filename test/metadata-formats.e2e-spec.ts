@@ -5,7 +5,7 @@ import { parseStringPromise } from 'xml2js';
 import { validateXML } from 'xmllint-wasm';
 import { SAMPLE_CSV_COLUMNS } from '../src/modules/metadata-formats/csv.serializer';
 import { dataCiteSchema } from './fixtures/fixtures';
-import { createRegistrant, createUserWithToken } from './support/auth';
+import { createRegistrant, createUserWithToken, uniqueOrcid, uniqueRor } from './support/auth';
 import { createTestApp } from './support/test-app';
 
 type Registrant = Awaited<ReturnType<typeof createRegistrant>>;
@@ -90,6 +90,8 @@ describe('sample metadata formats (content negotiation on GET /api/samples/{igsn
   let parent: Json;
   let sample: Json;
   const tag = randomUUID().slice(0, 8);
+  const orcid = uniqueOrcid();
+  const ror = uniqueRor();
 
   const register = (body: Json) => http().post('/api/samples/').set(owner.auth).send(body).expect(201);
   const fetchAs = (igsn: string, format: Format, auth: Record<string, string> = {}) =>
@@ -167,9 +169,9 @@ describe('sample metadata formats (content negotiation on GET /api/samples/{igsn
               label: `Marie Tharp ${tag}`,
               fname: 'Marie',
               lname: 'Tharp',
-              individual_uri: 'https://orcid.org/0000-0002-1825-0097',
+              individual_uri: orcid,
             },
-            institution: { label: `Lamont-Doherty Earth Observatory ${tag}`, ror: '00hx57361' },
+            institution: { label: `Lamont-Doherty Earth Observatory ${tag}`, ror },
             description: 'Chief scientist',
           },
           { institution: { label: `Woods Hole Oceanographic Institution ${tag}` } },
@@ -297,7 +299,7 @@ describe('sample metadata formats (content negotiation on GET /api/samples/{igsn
         familyName: [{ _: 'Tharp' }],
         nameIdentifier: [
           {
-            _: 'https://orcid.org/0000-0002-1825-0097',
+            _: orcid,
             $: { nameIdentifierScheme: 'ORCID', schemeURI: 'https://orcid.org' },
           },
         ],
@@ -305,7 +307,7 @@ describe('sample metadata formats (content negotiation on GET /api/samples/{igsn
           {
             _: `Lamont-Doherty Earth Observatory ${tag}`,
             $: {
-              affiliationIdentifier: 'https://ror.org/00hx57361',
+              affiliationIdentifier: `https://ror.org/${ror}`,
               affiliationIdentifierScheme: 'ROR',
               schemeURI: 'https://ror.org',
             },
@@ -471,13 +473,13 @@ describe('sample metadata formats (content negotiation on GET /api/samples/{igsn
         creator: [
           {
             '@type': 'Person',
-            '@id': 'https://orcid.org/0000-0002-1825-0097',
+            '@id': orcid,
             name: `Marie Tharp ${tag}`,
             givenName: 'Marie',
             familyName: 'Tharp',
             affiliation: {
               '@type': 'Organization',
-              '@id': 'https://ror.org/00hx57361',
+              '@id': `https://ror.org/${ror}`,
               name: `Lamont-Doherty Earth Observatory ${tag}`,
             },
           },

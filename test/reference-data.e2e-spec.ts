@@ -8,7 +8,7 @@ import { ArchivesService } from '../src/modules/agents/archives.service';
 import { CollectorsService } from '../src/modules/agents/collectors.service';
 import { ObjectTypeResolver } from '../src/modules/vocabularies/object-type.resolver';
 import { PlatformsService } from '../src/modules/vocabularies/platforms.service';
-import { createUserWithToken } from './support/auth';
+import { createUserWithToken, uniqueOrcid, uniqueRor } from './support/auth';
 import { createTestApp } from './support/test-app';
 
 /** A word no other suite (or earlier test) uses, so searches see only this test's rows. */
@@ -429,7 +429,7 @@ describe('reference data', () => {
           alt_label: 'UNIGE',
           country: 'CH',
           city: 'Genève',
-          ror: '01swzsf04',
+          ror: uniqueRor(),
           institution_type: 'museum',
           parent_institutions: [1],
         })
@@ -476,7 +476,7 @@ describe('reference data', () => {
           lname: `Ångström${word}`,
           email: 'zoe@example.org',
           phone: '+1 555 0100',
-          individual_uri: 'https://orcid.org/0000-0002-1825-0097',
+          individual_uri: uniqueOrcid(),
           country: 'Sweden',
           id: 5,
           institutions: [],

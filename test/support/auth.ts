@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { Clock } from '../../src/core/clock';
 import { AccountsService } from '../../src/modules/accounts/accounts.service';
 import { TokenService } from '../../src/modules/auth/token.service';
@@ -61,6 +61,22 @@ export function uniqueRegistryCode(): string {
   codeCounter += 1;
   const n = (process.pid * 97 + Date.now() + codeCounter * 7919) % 36 ** 3;
   return `IE${n.toString(36).toUpperCase().padStart(3, '0')}`;
+}
+
+/**
+ * An ORCID iD URL no other test uses: an identifier decides which person a collector is, so suites
+ * sharing one database must not reuse one under different names.
+ */
+export function uniqueOrcid(): string {
+  const digits = Array.from({ length: 16 }, () => randomInt(10)).join('');
+  return `https://orcid.org/${digits.match(/.{4}/g)?.join('-')}`;
+}
+
+/** A ROR id (bare form) no other test uses; see uniqueOrcid. */
+export function uniqueRor(): string {
+  const alphabet = '0123456789abcdefghjkmnpqrstvwxyz';
+  const body = Array.from({ length: 6 }, () => alphabet[randomInt(alphabet.length)]).join('');
+  return `0${body}${String(randomInt(100)).padStart(2, '0')}`;
 }
 
 /** A user with upload permission who owns a new registry code. */

@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
+  ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
@@ -23,6 +24,13 @@ export const ApiUnauthorizedBody = () =>
 
 export const ApiNotFoundBody = (message: string) =>
   ApiNotFoundResponse({ type: ErrorBody, description: 'No such row.', example: { message, errors: {} } });
+
+export const ApiForbiddenBody = (message: string) =>
+  ApiForbiddenResponse({
+    type: ErrorBody,
+    description: 'Signed in, but not allowed.',
+    example: { message, errors: {} },
+  });
 
 export const ApiConflictBody = (example: Example) =>
   ApiConflictResponse({ type: ErrorBody, description: 'The row already exists.', example });

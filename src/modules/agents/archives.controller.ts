@@ -1,10 +1,11 @@
-import { Body, Controller, Get, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiCreatedResponse,
   ApiExtraModels,
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
 import { AuthenticatedUser, CurrentUser } from '../../core/auth/authenticated-user';
@@ -13,7 +14,9 @@ import { ApiError } from '../../core/http/api-error';
 import {
   ApiBadRequestBody,
   ApiConflictBody,
+  ApiForbiddenBody,
   ApiListErrors,
+  ApiNotFoundBody,
   ApiUnauthorizedBody,
 } from '../../core/http/api-error-responses';
 import { LaunchPlatformInputDto, PlatformInputDto } from '../vocabularies/dto/platform-input.dto';
@@ -22,11 +25,13 @@ import { ArchivesService } from './archives.service';
 import {
   ArchiveInputDto,
   ArchiveListResponse,
+  ArchivePatchDto,
   ArchiveResponse,
   ArchiveWriteDto,
   toArchiveDto,
 } from './dto/archive.dto';
 import { CollectorInputDto } from './dto/collector-input.dto';
+import { parsePathId } from './path-id';
 import { AnonymousReadLimit } from '../../core/http/anonymous-read-limit.guard';
 
 @ApiTags('archives')
@@ -77,5 +82,46 @@ export class ArchivesController {
   ): Promise<ArchiveResponse> {
     if (!user) throw ApiError.unauthorized();
     return { data: toArchiveDto(await this.archives.create(body, user.userId), user) };
+  }
+
+  @Public()
+  @Get(':id')
+  @ApiOperation({ summary: 'One archive.' })
+  @ApiParam({ name: 'id', type: 'integer', example: 4 })
+  @ApiOkResponse({ type: ArchiveResponse })
+  @ApiNotFoundBody('Archive 4 not found.')
+  async get(@Param('id') rawId: string, @CurrentUser() user: AuthenticatedUser | undefined): Promise<ArchiveResponse> {
+    const id = parsePathId(rawId, `Archive ${rawId} not found.`);
+    return { data: toArchiveDto(await this.archives.get(id), user) };
+  }
+
+  @Patch(':id')
+  @ApiBearerAuth('bearer')
+  @ApiOperation({
+    summary:
+      'Correct an archive: the fields sent replace the stored ones. Only callers who may edit it (`can_edit`: ' +
+      'its creator, staff, admins).',
+  })
+  @ApiParam({ name: 'id', type: 'integer', example: 4 })
+  @ApiOkResponse({ type: ArchiveResponse })
+  @ApiBadRequestBody({
+    message: 'Invalid country: unknown country "Narnia".',
+    errors: { country: ['unknown country'] },
+  })
+  @ApiUnauthorizedBody()
+  @ApiForbiddenBody('You may not edit this archive.')
+  @ApiNotFoundBody('Archive 4 not found.')
+  @ApiConflictBody({
+    message: 'An archive labelled "OSU Marine and Geology Repository" already exists (id 4).',
+    errors: { label: ['an archive with this label already exists'] },
+  })
+  async update(
+    @Param('id') rawId: string,
+    @Body() body: ArchivePatchDto,
+    @CurrentUser() user: AuthenticatedUser | undefined,
+  ): Promise<ArchiveResponse> {
+    if (!user) throw ApiError.unauthorized();
+    const id = parsePathId(rawId, `Archive ${rawId} not found.`);
+    return { data: toArchiveDto(await this.archives.update(id, body, user), user) };
   }
 }

@@ -7,8 +7,12 @@ import { inIdOrder, searchIds } from '../vocabularies/common/label-search';
 import { trimToNull } from '../../core/http/trim';
 import { VocabulariesService } from '../vocabularies/vocabularies.service';
 import { Archive } from './archive.entity';
-import { ArchiveInputDto, ArchiveWriteDto } from './dto/archive.dto';
+import { ArchiveInputDto, ArchivePatchDto, ArchiveWriteDto } from './dto/archive.dto';
 import { Institution } from './institution.entity';
+import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
+import { definedOnly } from '../vocabularies/common/defined-only';
+import { storedEqualsSent } from '../vocabularies/common/stored-equals-sent';
+import { canEditAgent } from './agent-edit.policy';
 
 /** Archive labels are unique (trimmed, case-insensitive): every write that names one files it under that label. */
 @Injectable()
@@ -57,10 +61,65 @@ export class ArchivesService {
     return archive;
   }
 
+  /** 404 when there is no such archive. */
+  async get(id: number): Promise<Archive> {
+    const [archive] = await this.load([id]);
+    if (!archive) throw ApiError.notFound(`Archive ${id} not found.`);
+    return archive;
+  }
+
+  /**
+   * PATCH /api/archives/{id}/: the fields sent replace the stored ones. Only callers who may edit
+   * the row; 409 when the new label is another archive's.
+   */
+  async update(id: number, patch: ArchivePatchDto, user: AuthenticatedUser): Promise<Archive> {
+    const current = await this.get(id);
+    if (!canEditAgent(current, user)) throw ApiError.forbidden('You may not edit this archive.');
+    if (patch.label === null) throw ApiError.invalidField('label', 'must not be empty');
+    const country =
+      patch.country !== undefined ? await this.vocabularies.resolveCountry(patch.country, 'country') : undefined;
+    const parent = patch.parent_institution;
+    if (
+      parent !== undefined &&
+      parent !== null &&
+      !(await this.dataSource.manager.existsBy(Institution, { id: parent }))
+    ) {
+      throw ApiError.invalidField('parent_institution', `no institution has id ${parent}`);
+    }
+    const label = patch.label?.trim();
+    if (label !== undefined) {
+      const [other] = await this.dataSource.manager.query<{ id: number }[]>(
+        'SELECT id FROM archive WHERE lower(btrim(label)) = lower($1) AND id <> $2',
+        [label, id],
+      );
+      if (other) {
+        throw ApiError.conflict(`An archive labelled "${label}" already exists (id ${other.id}).`, {
+          label: ['an archive with this label already exists'],
+        });
+      }
+    }
+    // A concurrent rename to the same label trips the unique index: the generic 409.
+    await this.dataSource.manager.update(Archive, id, {
+      ...definedOnly({
+        label,
+        altLabel: patch.alt_label,
+        description: patch.description,
+        countrySubdivision: patch.country_subdivision,
+        city: patch.city,
+        url: patch.url,
+        uri: patch.uri,
+        parentInstitutionId: parent,
+        countryId: country === undefined ? undefined : (country?.id ?? null),
+      }),
+    });
+    return this.get(id);
+  }
+
   /**
    * The archive a sample write names inline (ArchiveInput): the one with this label, or a new one
-   * with the given fields. Safe under concurrency (one row per label) and inside the caller's
-   * transaction (`options.manager`).
+   * with the given fields. The other fields sent must equal what the archive stores (blanks are
+   * filled in), else 409 naming the field and the stored value. Safe under concurrency (one row per
+   * label) and inside the caller's transaction (`options.manager`).
    */
   async match(input: ArchiveInputDto, options: MatchOptions = {}): Promise<Archive> {
     const manager = options.manager ?? this.dataSource.manager;
@@ -69,23 +128,53 @@ export class ArchivesService {
     if (label.length > 200)
       throw ApiError.invalidField(fieldPath(options.field, 'label'), 'must be at most 200 characters');
     const country = await this.vocabularies.resolveCountry(input.country, fieldPath(options.field, 'country'), manager);
-    const { id } = await createOrMatch(manager, {
+    const values = {
+      alt_label: trimToNull(input.alt_label),
+      description: trimToNull(input.description),
+      country_id: country?.id ?? null,
+      city: trimToNull(input.city),
+      url: trimToNull(input.url),
+      uri: trimToNull(input.uri),
+    };
+    const { id, created } = await createOrMatch(manager, {
       table: 'archive',
       label,
       uniqueBy: 'label',
-      values: {
-        label,
-        alt_label: trimToNull(input.alt_label),
-        description: trimToNull(input.description),
-        country_id: country?.id ?? null,
-        city: trimToNull(input.city),
-        url: trimToNull(input.url),
-        uri: trimToNull(input.uri),
-        created_by: options.createdBy ?? null,
-      },
+      values: { label, ...values, created_by: options.createdBy ?? null },
     });
-    const [archive] = await this.load([id], manager);
-    return archive;
+    const load = async () => (await this.load([id], manager))[0];
+    if (created) return load();
+    const text = (
+      name: 'alt_label' | 'description' | 'city' | 'url' | 'uri',
+      stored: (row: Archive) => string | null,
+    ) => ({
+      field: fieldPath(options.field, name),
+      column: name,
+      sent: values[name],
+      stored,
+    });
+    return storedEqualsSent(manager, {
+      table: 'archive',
+      id,
+      describe: (row: Archive) => `archive ${row.id} "${row.label}"`,
+      load,
+      editPath: `/api/archives/${id}/`,
+      attributes: [
+        text('alt_label', (row) => row.altLabel),
+        text('description', (row) => row.description),
+        { ...text('city', (row) => row.city), caseInsensitive: true },
+        text('url', (row) => row.url),
+        text('uri', (row) => row.uri),
+        {
+          field: fieldPath(options.field, 'country'),
+          column: 'country_id',
+          sent: values.country_id,
+          sentShown: country?.label,
+          stored: (row) => row.countryId,
+          shown: (row) => row.country?.label ?? null,
+        },
+      ],
+    });
   }
 
   /** Archives with what a read needs, in the order of `ids`. */

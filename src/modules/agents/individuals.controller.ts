@@ -1,16 +1,24 @@
-import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AuthenticatedUser, CurrentUser } from '../../core/auth/authenticated-user';
 import { Public } from '../../core/auth/public.decorator';
 import { ApiError } from '../../core/http/api-error';
 import {
   ApiBadRequestBody,
+  ApiConflictBody,
+  ApiForbiddenBody,
   ApiListErrors,
   ApiNotFoundBody,
   ApiUnauthorizedBody,
 } from '../../core/http/api-error-responses';
 import { DEFAULT_LIMIT, LimitedSearchQueryDto } from '../vocabularies/dto/search-query.dto';
-import { IndividualListResponse, IndividualResponse, IndividualWriteDto, toIndividualDto } from './dto/individual.dto';
+import {
+  IndividualListResponse,
+  IndividualPatchDto,
+  IndividualResponse,
+  IndividualWriteDto,
+  toIndividualDto,
+} from './dto/individual.dto';
 import { IndividualsService } from './individuals.service';
 import { parsePathId } from './path-id';
 import { AnonymousReadLimit } from '../../core/http/anonymous-read-limit.guard';
@@ -72,5 +80,35 @@ export class IndividualsController {
   ): Promise<IndividualResponse> {
     if (!user) throw ApiError.unauthorized();
     return { data: toIndividualDto(await this.individuals.create(body, user.userId), user) };
+  }
+
+  @Patch(':id')
+  @ApiBearerAuth('bearer')
+  @ApiOperation({
+    summary:
+      'Correct an individual: the fields sent replace the stored ones. Only callers who may edit it (`can_edit`: ' +
+      'its creator, staff, admins).',
+  })
+  @ApiParam({ name: 'id', type: 'integer', example: 31 })
+  @ApiOkResponse({ type: IndividualResponse })
+  @ApiBadRequestBody({
+    message: 'Invalid country: unknown country "Narnia".',
+    errors: { country: ['unknown country'] },
+  })
+  @ApiUnauthorizedBody()
+  @ApiForbiddenBody('You may not edit this individual.')
+  @ApiNotFoundBody('Individual 31 not found.')
+  @ApiConflictBody({
+    message: 'Individual 12 already has individual_uri https://orcid.org/0000-0002-1825-0097.',
+    errors: { individual_uri: ['already the individual_uri of individual 12'] },
+  })
+  async update(
+    @Param('id') rawId: string,
+    @Body() body: IndividualPatchDto,
+    @CurrentUser() user: AuthenticatedUser | undefined,
+  ): Promise<IndividualResponse> {
+    if (!user) throw ApiError.unauthorized();
+    const id = parsePathId(rawId, `Individual ${rawId} not found.`);
+    return { data: toIndividualDto(await this.individuals.update(id, body, user), user) };
   }
 }

@@ -7,7 +7,20 @@ import { inIdOrder, searchIds } from '../vocabularies/common/label-search';
 import { trimToNull } from '../../core/http/trim';
 import { VocabulariesService } from '../vocabularies/vocabularies.service';
 import { CollectorIndividualInputDto } from './dto/collector-input.dto';
-import { IndividualWriteDto } from './dto/individual.dto';
+import { IndividualPatchDto, IndividualWriteDto } from './dto/individual.dto';
+import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
+import { definedOnly } from '../vocabularies/common/defined-only';
+import { storedEqualsSent } from '../vocabularies/common/stored-equals-sent';
+import { canEditAgent } from './agent-edit.policy';
+import {
+  ORCID,
+  ambiguousName,
+  idsByIdentifier,
+  idsByLabel,
+  identifierTaken,
+  inTransaction,
+  lockIdentifier,
+} from './agent-identity';
 import { Individual } from './individual.entity';
 
 /** The label of a person: as given, else "fname lname" (cut to the column's 200 characters). */
@@ -41,51 +54,162 @@ export class IndividualsService {
     return individual;
   }
 
-  /** An explicit create: a new row even when someone else has the same name. */
+  /**
+   * An explicit create: a new row even when someone else has the same name; 409 when another
+   * individual already has this identifier (ORCID).
+   */
   async create(input: IndividualWriteDto, createdBy: number | null): Promise<Individual> {
     const label = individualLabel(input);
     if (!label) throw ApiError.invalidField('label', 'give a label, or fname and lname');
     const country = await this.vocabularies.resolveCountry(input.country, 'country');
-    const individual = await this.dataSource.getRepository(Individual).save({
-      label,
-      fname: input.fname ?? null,
-      lname: input.lname ?? null,
-      altLabel: input.alt_label ?? null,
-      description: input.description ?? null,
-      address: input.address ?? null,
-      email: input.email ?? null,
-      phone: input.phone ?? null,
-      fax: input.fax ?? null,
-      individualUri: input.individual_uri ?? null,
-      institutionDetail: input.institution_detail ?? null,
-      countryId: country?.id ?? null,
-      createdBy,
+    const id = await inTransaction(undefined, this.dataSource, async (manager) => {
+      await this.refuseTakenIdentifier(manager, input.individual_uri, null);
+      const individual = await manager.getRepository(Individual).save({
+        label,
+        fname: input.fname ?? null,
+        lname: input.lname ?? null,
+        altLabel: input.alt_label ?? null,
+        description: input.description ?? null,
+        address: input.address ?? null,
+        email: input.email ?? null,
+        phone: input.phone ?? null,
+        fax: input.fax ?? null,
+        individualUri: input.individual_uri ?? null,
+        institutionDetail: input.institution_detail ?? null,
+        countryId: country?.id ?? null,
+        createdBy,
+      });
+      return individual.id;
     });
-    return this.get(individual.id);
+    return this.get(id);
   }
 
   /**
-   * The person of a collector: the first individual with this label (or "fname lname"), trimmed and
-   * case-insensitive, or a new one. Null when the input names nobody.
+   * PATCH /api/individuals/{id}/: the fields sent replace the stored ones. Only callers who may edit
+   * the row (its creator, staff, admins); 409 when the new identifier is another individual's.
+   */
+  async update(id: number, patch: IndividualPatchDto, user: AuthenticatedUser): Promise<Individual> {
+    const current = await this.get(id);
+    if (!canEditAgent(current, user)) throw ApiError.forbidden('You may not edit this individual.');
+    const fname = patch.fname !== undefined ? patch.fname : current.fname;
+    const lname = patch.lname !== undefined ? patch.lname : current.lname;
+    const label =
+      patch.label !== undefined || patch.fname !== undefined || patch.lname !== undefined
+        ? individualLabel({ label: patch.label !== undefined ? patch.label : current.label, fname, lname })
+        : current.label;
+    if (!label) throw ApiError.invalidField('label', 'give a label, or fname and lname');
+    const country =
+      patch.country !== undefined ? await this.vocabularies.resolveCountry(patch.country, 'country') : undefined;
+    await inTransaction(undefined, this.dataSource, async (manager) => {
+      if (patch.individual_uri !== undefined) await this.refuseTakenIdentifier(manager, patch.individual_uri, id);
+      await manager.update(Individual, id, {
+        label,
+        fname,
+        lname,
+        ...definedOnly({
+          altLabel: patch.alt_label,
+          description: patch.description,
+          address: patch.address,
+          email: patch.email,
+          phone: patch.phone,
+          fax: patch.fax,
+          individualUri: patch.individual_uri,
+          institutionDetail: patch.institution_detail,
+          countryId: country === undefined ? undefined : (country?.id ?? null),
+        }),
+        // A renamed row is no longer filed under its old name for create-or-match.
+        ...(label.toLowerCase() !== current.label?.toLowerCase() ? { matchKey: null } : {}),
+      });
+    });
+    return this.get(id);
+  }
+
+  /**
+   * The person of a collector. An identifier (`individual_uri`, an ORCID) decides: the individual
+   * with that identifier, or a new one, even when someone else has the same name. Without one, the
+   * name (label, or "fname lname"; trimmed, case-insensitive) matches only when exactly one
+   * individual has it (409 when several do); none → a new one. What was sent must equal what the
+   * matched record stores (blanks are filled in), else 409 naming the field and the stored value.
+   * Null when the input names nobody.
    */
   async match(input: CollectorIndividualInputDto, options: MatchOptions = {}): Promise<Individual | null> {
-    const manager = options.manager ?? this.dataSource.manager;
     const label = individualLabel(input);
-    if (!label) return null;
-    if (label.length > 200)
-      throw ApiError.invalidField(fieldPath(options.field, 'label'), 'must be at most 200 characters');
-    const { id } = await createOrMatch(manager, {
-      table: 'individual',
-      label,
-      uniqueBy: 'match_key',
-      values: {
-        label,
-        fname: trimToNull(input.fname),
-        lname: trimToNull(input.lname),
-        individual_uri: trimToNull(input.individual_uri),
-        created_by: options.createdBy ?? null,
-      },
+    const uri = trimToNull(input.individual_uri);
+    if (!label && !uri) return null;
+    const labelField = fieldPath(options.field, 'label');
+    if (label && label.length > 200) throw ApiError.invalidField(labelField, 'must be at most 200 characters');
+    return inTransaction(options.manager, this.dataSource, async (manager) => {
+      let id: number;
+      if (uri) {
+        await lockIdentifier(manager, ORCID, uri);
+        const [existing] = await idsByIdentifier(manager, ORCID, uri);
+        if (existing === undefined) {
+          if (!label) {
+            throw ApiError.invalidField(
+              labelField,
+              'give a label, or fname and lname: no individual has this individual_uri',
+            );
+          }
+          const [row] = await manager.query<{ id: number }[]>(
+            `INSERT INTO individual (label, fname, lname, individual_uri, created_by) VALUES ($1, $2, $3, $4, $5)
+             RETURNING id`,
+            [label, trimToNull(input.fname), trimToNull(input.lname), uri, options.createdBy ?? null],
+          );
+          return this.loadOne(row.id, manager);
+        }
+        id = existing;
+      } else {
+        const named = label as string;
+        const ids = await idsByLabel(manager, 'individual', named);
+        if (ids.length > 1) throw ambiguousName(labelField, 'individual', named, ids, 'individual_uri');
+        if (ids.length === 1) {
+          id = ids[0];
+        } else {
+          const match = await createOrMatch(manager, {
+            table: 'individual',
+            label: named,
+            uniqueBy: 'match_key',
+            values: {
+              label: named,
+              fname: trimToNull(input.fname),
+              lname: trimToNull(input.lname),
+              created_by: options.createdBy ?? null,
+            },
+          });
+          if (match.created) return this.loadOne(match.id, manager);
+          id = match.id;
+        }
+      }
+      return storedEqualsSent(manager, {
+        table: 'individual',
+        id,
+        describe: (row: Individual) => `individual ${row.id} "${row.label ?? ''}"`,
+        load: () => this.loadOne(id, manager),
+        editPath: `/api/individuals/${id}/`,
+        attributes: [
+          { field: labelField, column: 'label', sent: label, stored: (row) => row.label, caseInsensitive: true },
+          ...(['fname', 'lname'] as const).map((name) => ({
+            field: fieldPath(options.field, name),
+            column: name,
+            sent: trimToNull(input[name]),
+            stored: (row: Individual) => row[name],
+            caseInsensitive: true,
+          })),
+        ],
+      });
     });
+  }
+
+  /** 409 when an individual other than `self` already has this identifier. */
+  private async refuseTakenIdentifier(manager: EntityManager, uri: string | null | undefined, self: number | null) {
+    const given = trimToNull(uri);
+    if (!given) return;
+    await lockIdentifier(manager, ORCID, given);
+    const other = (await idsByIdentifier(manager, ORCID, given)).find((id) => id !== self);
+    if (other !== undefined) throw identifierTaken('individual_uri', 'individual', given, other);
+  }
+
+  private async loadOne(id: number, manager: EntityManager): Promise<Individual> {
     const [individual] = await this.load([id], manager);
     return individual;
   }

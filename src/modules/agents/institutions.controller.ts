@@ -1,10 +1,12 @@
-import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AuthenticatedUser, CurrentUser } from '../../core/auth/authenticated-user';
 import { Public } from '../../core/auth/public.decorator';
 import { ApiError } from '../../core/http/api-error';
 import {
   ApiBadRequestBody,
+  ApiConflictBody,
+  ApiForbiddenBody,
   ApiListErrors,
   ApiNotFoundBody,
   ApiUnauthorizedBody,
@@ -12,6 +14,7 @@ import {
 import { DEFAULT_LIMIT, LimitedSearchQueryDto } from '../vocabularies/dto/search-query.dto';
 import {
   InstitutionListResponse,
+  InstitutionPatchDto,
   InstitutionResponse,
   InstitutionWriteDto,
   toInstitutionDto,
@@ -76,5 +79,35 @@ export class InstitutionsController {
   ): Promise<InstitutionResponse> {
     if (!user) throw ApiError.unauthorized();
     return { data: toInstitutionDto(await this.institutions.create(body, user.userId), user) };
+  }
+
+  @Patch(':id')
+  @ApiBearerAuth('bearer')
+  @ApiOperation({
+    summary:
+      'Correct an institution: the fields sent replace the stored ones. Only callers who may edit it (`can_edit`: ' +
+      'its creator, staff, admins).',
+  })
+  @ApiParam({ name: 'id', type: 'integer', example: 12 })
+  @ApiOkResponse({ type: InstitutionResponse })
+  @ApiBadRequestBody({
+    message: 'Invalid country: unknown country "Narnia".',
+    errors: { country: ['unknown country'] },
+  })
+  @ApiUnauthorizedBody()
+  @ApiForbiddenBody('You may not edit this institution.')
+  @ApiNotFoundBody('Institution 12 not found.')
+  @ApiConflictBody({
+    message: 'Institution 12 already has ror 00hj8s172.',
+    errors: { ror: ['already the ror of institution 12'] },
+  })
+  async update(
+    @Param('id') rawId: string,
+    @Body() body: InstitutionPatchDto,
+    @CurrentUser() user: AuthenticatedUser | undefined,
+  ): Promise<InstitutionResponse> {
+    if (!user) throw ApiError.unauthorized();
+    const id = parsePathId(rawId, `Institution ${rawId} not found.`);
+    return { data: toInstitutionDto(await this.institutions.update(id, body, user), user) };
   }
 }

@@ -7,7 +7,20 @@ import { inIdOrder, searchIds } from '../vocabularies/common/label-search';
 import { trimToNull } from '../../core/http/trim';
 import { VocabulariesService } from '../vocabularies/vocabularies.service';
 import { CollectorInstitutionInputDto } from './dto/collector-input.dto';
-import { InstitutionWriteDto } from './dto/institution.dto';
+import { InstitutionPatchDto, InstitutionWriteDto } from './dto/institution.dto';
+import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
+import { definedOnly } from '../vocabularies/common/defined-only';
+import { storedEqualsSent } from '../vocabularies/common/stored-equals-sent';
+import { canEditAgent } from './agent-edit.policy';
+import {
+  ROR,
+  ambiguousName,
+  idsByIdentifier,
+  idsByLabel,
+  identifierTaken,
+  inTransaction,
+  lockIdentifier,
+} from './agent-identity';
 import { Institution } from './institution.entity';
 
 /** What an Institution read needs loaded. */
@@ -32,45 +45,147 @@ export class InstitutionsService {
     return institution;
   }
 
-  /** An explicit create: a new row even when another institution has the same label (departments repeat). */
+  /**
+   * An explicit create: a new row even when another institution has the same label (departments
+   * repeat); 409 when another institution already has this ROR id.
+   */
   async create(input: InstitutionWriteDto, createdBy: number | null): Promise<Institution> {
     const country = await this.vocabularies.resolveCountry(input.country, 'country');
-    const institution = await this.dataSource.getRepository(Institution).save({
-      label: input.label.trim(),
-      altLabel: input.alt_label ?? null,
-      description: input.description ?? null,
-      countryId: country?.id ?? null,
-      countrySubdivision: input.country_subdivision ?? null,
-      city: input.city ?? null,
-      ror: input.ror ?? null,
-      createdBy,
+    const id = await inTransaction(undefined, this.dataSource, async (manager) => {
+      await this.refuseTakenIdentifier(manager, input.ror, null);
+      const institution = await manager.getRepository(Institution).save({
+        label: input.label.trim(),
+        altLabel: input.alt_label ?? null,
+        description: input.description ?? null,
+        countryId: country?.id ?? null,
+        countrySubdivision: input.country_subdivision ?? null,
+        city: input.city ?? null,
+        ror: input.ror ?? null,
+        createdBy,
+      });
+      return institution.id;
     });
-    return this.get(institution.id);
+    return this.get(id);
   }
 
   /**
-   * The institution of a collector: the first institution with this label (trimmed,
-   * case-insensitive), or a new one with the given ROR, city and country. Null without a label.
+   * PATCH /api/institutions/{id}/: the fields sent replace the stored ones. Only callers who may
+   * edit the row; 409 when the new ROR id is another institution's.
+   */
+  async update(id: number, patch: InstitutionPatchDto, user: AuthenticatedUser): Promise<Institution> {
+    const current = await this.get(id);
+    if (!canEditAgent(current, user)) throw ApiError.forbidden('You may not edit this institution.');
+    if (patch.label === null) throw ApiError.invalidField('label', 'must not be empty');
+    const country =
+      patch.country !== undefined ? await this.vocabularies.resolveCountry(patch.country, 'country') : undefined;
+    const label = patch.label?.trim();
+    await inTransaction(undefined, this.dataSource, async (manager) => {
+      if (patch.ror !== undefined) await this.refuseTakenIdentifier(manager, patch.ror, id);
+      await manager.update(Institution, id, {
+        ...definedOnly({
+          label,
+          altLabel: patch.alt_label,
+          description: patch.description,
+          countrySubdivision: patch.country_subdivision,
+          city: patch.city,
+          ror: patch.ror,
+          countryId: country === undefined ? undefined : (country?.id ?? null),
+        }),
+        // A renamed row is no longer filed under its old name for create-or-match.
+        ...(label !== undefined && label.toLowerCase() !== current.label.toLowerCase() ? { matchKey: null } : {}),
+      });
+    });
+    return this.get(id);
+  }
+
+  /**
+   * The institution of a collector. A ROR id decides: the institution with that ROR id, or a new
+   * one, even when another has the same label. Without one, the label (trimmed, case-insensitive)
+   * matches only when exactly one institution has it (409 when several do); none → a new one.
+   * What was sent must equal what the matched record stores (blanks are filled in), else 409
+   * naming the field and the stored value. Null without a label or ROR id.
    */
   async match(input: CollectorInstitutionInputDto, options: MatchOptions = {}): Promise<Institution | null> {
-    const manager = options.manager ?? this.dataSource.manager;
     const label = trimToNull(input.label);
-    if (!label) return null;
-    if (label.length > 200)
-      throw ApiError.invalidField(fieldPath(options.field, 'label'), 'must be at most 200 characters');
-    const country = await this.vocabularies.resolveCountry(input.country, fieldPath(options.field, 'country'), manager);
-    const { id } = await createOrMatch(manager, {
-      table: 'institution',
-      label,
-      uniqueBy: 'match_key',
-      values: {
-        label,
-        ror: trimToNull(input.ror),
-        city: trimToNull(input.city),
-        country_id: country?.id ?? null,
-        created_by: options.createdBy ?? null,
-      },
+    const ror = trimToNull(input.ror);
+    if (!label && !ror) return null;
+    const labelField = fieldPath(options.field, 'label');
+    if (label && label.length > 200) throw ApiError.invalidField(labelField, 'must be at most 200 characters');
+    return inTransaction(options.manager, this.dataSource, async (manager) => {
+      const country = await this.vocabularies.resolveCountry(
+        input.country,
+        fieldPath(options.field, 'country'),
+        manager,
+      );
+      const values = { label, ror, city: trimToNull(input.city), country_id: country?.id ?? null };
+      let id: number;
+      if (ror) {
+        await lockIdentifier(manager, ROR, ror);
+        const [existing] = await idsByIdentifier(manager, ROR, ror);
+        if (existing === undefined) {
+          if (!label) throw ApiError.invalidField(labelField, 'give a label: no institution has this ror');
+          const [row] = await manager.query<{ id: number }[]>(
+            `INSERT INTO institution (label, ror, city, country_id, created_by) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+            [label, ror, values.city, values.country_id, options.createdBy ?? null],
+          );
+          return this.loadOne(row.id, manager);
+        }
+        id = existing;
+      } else {
+        const named = label as string;
+        const ids = await idsByLabel(manager, 'institution', named);
+        if (ids.length > 1) throw ambiguousName(labelField, 'institution', named, ids, 'ror');
+        if (ids.length === 1) {
+          id = ids[0];
+        } else {
+          const match = await createOrMatch(manager, {
+            table: 'institution',
+            label: named,
+            uniqueBy: 'match_key',
+            values: { ...values, created_by: options.createdBy ?? null },
+          });
+          if (match.created) return this.loadOne(match.id, manager);
+          id = match.id;
+        }
+      }
+      return storedEqualsSent(manager, {
+        table: 'institution',
+        id,
+        describe: (row: Institution) => `institution ${row.id} "${row.label}"`,
+        load: () => this.loadOne(id, manager),
+        editPath: `/api/institutions/${id}/`,
+        attributes: [
+          { field: labelField, column: 'label', sent: label, stored: (row) => row.label, caseInsensitive: true },
+          {
+            field: fieldPath(options.field, 'city'),
+            column: 'city',
+            sent: values.city,
+            stored: (row) => row.city,
+            caseInsensitive: true,
+          },
+          {
+            field: fieldPath(options.field, 'country'),
+            column: 'country_id',
+            sent: values.country_id,
+            sentShown: country?.label,
+            stored: (row) => row.countryId,
+            shown: (row) => row.country?.label ?? null,
+          },
+        ],
+      });
     });
+  }
+
+  /** 409 when an institution other than `self` already has this ROR id. */
+  private async refuseTakenIdentifier(manager: EntityManager, ror: string | null | undefined, self: number | null) {
+    const given = trimToNull(ror);
+    if (!given) return;
+    await lockIdentifier(manager, ROR, given);
+    const other = (await idsByIdentifier(manager, ROR, given)).find((id) => id !== self);
+    if (other !== undefined) throw identifierTaken('ror', 'institution', given, other);
+  }
+
+  private async loadOne(id: number, manager: EntityManager): Promise<Institution> {
     const [institution] = await this.load([id], manager);
     return institution;
   }

@@ -276,13 +276,11 @@ export class SamplesService {
       set('otherNames', dto.other_names.map((label) => label.trim()).filter(Boolean));
     }
     if (dto.general_material_type !== undefined) {
-      // An open list: a vocabulary label is stored as the vocabulary spells it, anything else as given.
-      const given = dto.general_material_type;
-      const label =
-        given === null
-          ? null
-          : await refs.termLabel('material_type', given, 'general_material_type', manager).catch(() => given);
-      set('generalMaterialType', label);
+      // A closed list like every other vocabulary: stored as the vocabulary spells it, unknown → 400.
+      set(
+        'generalMaterialType',
+        await refs.termLabel('material_type', dto.general_material_type, 'general_material_type', manager),
+      );
     }
     if (dto.location_method !== undefined) {
       set('locationMethod', await refs.termLabel('location_method', dto.location_method, 'location_method', manager));

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema, PartialType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsOptional, IsString, MaxLength, Min } from 'class-validator';
 import type { AuthenticatedUser } from '../../../core/auth/authenticated-user';
@@ -114,6 +114,11 @@ export class ArchiveWriteDto {
   @Min(1)
   parent_institution?: number | null;
 }
+
+/** Body of PATCH /api/archives/{id}/: the fields sent replace the stored ones (`label` cannot be cleared). */
+@ApiSchema({ name: 'ArchivePatch' })
+@IgnoresReadOnlyFields(...ARCHIVE_READ_ONLY_FIELDS)
+export class ArchivePatchDto extends PartialType(ArchiveWriteDto) {}
 
 /**
  * An archive named inline in a sample write (`current_archive`, `original_archive`): matched by

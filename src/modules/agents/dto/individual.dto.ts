@@ -1,4 +1,4 @@
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema, PartialType } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import type { AuthenticatedUser } from '../../../core/auth/authenticated-user';
 import { IgnoresReadOnlyFields } from '../../../core/http/read-only-fields';
@@ -143,6 +143,11 @@ export class IndividualWriteDto {
   @MaxLength(255)
   country?: string | null;
 }
+
+/** Body of PATCH /api/individuals/{id}/: the fields sent replace the stored ones. */
+@ApiSchema({ name: 'IndividualPatch' })
+@IgnoresReadOnlyFields(...INDIVIDUAL_READ_ONLY_FIELDS)
+export class IndividualPatchDto extends PartialType(IndividualWriteDto) {}
 
 export class IndividualResponse {
   data: IndividualDto;

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema, PartialType } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import type { AuthenticatedUser } from '../../../core/auth/authenticated-user';
 import { IgnoresReadOnlyFields } from '../../../core/http/read-only-fields';
@@ -111,6 +111,11 @@ export class InstitutionWriteDto {
   @MaxLength(25)
   ror?: string | null;
 }
+
+/** Body of PATCH /api/institutions/{id}/: the fields sent replace the stored ones (`label` cannot be cleared). */
+@ApiSchema({ name: 'InstitutionPatch' })
+@IgnoresReadOnlyFields(...INSTITUTION_READ_ONLY_FIELDS)
+export class InstitutionPatchDto extends PartialType(InstitutionWriteDto) {}
 
 export class InstitutionResponse {
   data: InstitutionDto;

@@ -1,9 +1,15 @@
-import { ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema, PartialType } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IgnoresReadOnlyFields } from '../../../core/http/read-only-fields';
 import { Trim, TrimToNull } from '../../../core/http/trim';
+import type { AuthenticatedUser } from '../../../core/auth/authenticated-user';
+import { canEditAgent } from '../../agents/agent-edit.policy';
+import { Platform } from '../entities/platform.entity';
 
-/** A platform by label, created on first use: `{label, platform_type, description}`. */
+/**
+ * A platform by label, created on first use: `{label, platform_type, description}`. The type and
+ * description sent must equal what an existing platform of this label stores (blanks are filled in).
+ */
 @ApiSchema({ name: 'PlatformInput' })
 @IgnoresReadOnlyFields('id')
 export class PlatformInputDto {
@@ -42,4 +48,49 @@ export class LaunchPlatformInputDto {
   @IsString()
   @MaxLength(255)
   launch_type?: string | null;
+}
+
+/** A platform as read: GET and PATCH /api/platforms/{id}/. */
+@ApiSchema({ name: 'Platform' })
+export class PlatformDto {
+  @ApiProperty({ type: 'integer', example: 5, readOnly: true })
+  id: number;
+
+  @ApiProperty({ example: 'R/V Atlantis', maxLength: 255 })
+  label: string;
+
+  /** A platform-type label (GET /api/platform-types/). */
+  @ApiProperty({ example: 'Ship', nullable: true, type: String })
+  platform_type: string | null;
+
+  @ApiProperty({ example: 'Research vessel', nullable: true, type: String })
+  description: string | null;
+
+  /** Whether the caller may edit this row (its creator, staff or admin). */
+  @ApiProperty({ example: true, readOnly: true })
+  can_edit: boolean;
+
+  @ApiProperty({ example: 3, readOnly: true, nullable: true, type: 'integer' })
+  created_by: number | null;
+}
+
+/** Body of PATCH /api/platforms/{id}/: the fields sent replace the stored ones (`label` cannot be cleared). */
+@ApiSchema({ name: 'PlatformPatch' })
+@IgnoresReadOnlyFields('id', 'can_edit', 'created_by')
+export class PlatformPatchDto extends PartialType(PlatformInputDto) {}
+
+export class PlatformResponse {
+  data: PlatformDto;
+}
+
+/** Needs `platformType` loaded. */
+export function toPlatformDto(platform: Platform, user: AuthenticatedUser | undefined): PlatformDto {
+  return {
+    id: platform.id,
+    label: platform.label,
+    platform_type: platform.platformType?.label ?? null,
+    description: platform.description,
+    can_edit: canEditAgent(platform, user),
+    created_by: platform.createdBy,
+  };
 }

@@ -1,0 +1,100 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { ApiError } from '../../core/http/api-error';
+
+/**
+ * How people and organisations are told apart: an identifier decides (ORCID for individuals, ROR
+ * for institutions); a name alone matches only an unambiguous record.
+ */
+export interface AgentIdentifier {
+  /** The table (a trusted constant). */
+  table: 'individual' | 'institution';
+  /** The column holding the identifier. */
+  column: 'individual_uri' | 'ror';
+  /** The API field name of the identifier. */
+  field: string;
+  /**
+   * SQL: the comparable form of an identifier expression. Applied to the column it must stay the
+   * expression of migration 1763901000000's index, or lookups stop using it.
+   */
+  key: (sql: string) => string;
+}
+
+/** `https://orcid.org/0000-0002-1825-0097`, `orcid.org/…` and the bare iD are one person; other URIs compare as text. */
+export const ORCID: AgentIdentifier = {
+  table: 'individual',
+  column: 'individual_uri',
+  field: 'individual_uri',
+  key: (sql) =>
+    `COALESCE(substring(upper(${sql}) from '[0-9]{4}-[0-9]{4}-[0-9]{4}-[0-9]{3}[0-9X]'), lower(btrim(${sql})))`,
+};
+
+/** `https://ror.org/00hj8s172` and `00hj8s172` are one organisation. */
+export const ROR: AgentIdentifier = {
+  table: 'institution',
+  column: 'ror',
+  field: 'ror',
+  key: (sql) => `lower(regexp_replace(btrim(${sql}), '^(https?://)?(www[.])?ror[.]org/', '', 'i'))`,
+};
+
+/** Rows whose identifier is the same as `value`, oldest first. */
+export async function idsByIdentifier(
+  manager: EntityManager,
+  identifier: AgentIdentifier,
+  value: string,
+): Promise<number[]> {
+  const rows = await manager.query<{ id: number }[]>(
+    `SELECT id FROM ${identifier.table}
+     WHERE ${identifier.column} IS NOT NULL AND ${identifier.key(identifier.column)} = ${identifier.key('$1')}
+     ORDER BY id`,
+    [value],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** Rows labelled `label` (trimmed, case-insensitive), oldest first. */
+export async function idsByLabel(manager: EntityManager, table: AgentIdentifier['table'], label: string) {
+  const rows = await manager.query<{ id: number }[]>(
+    `SELECT id FROM ${table} WHERE lower(btrim(label)) = lower(btrim($1)) ORDER BY id`,
+    [label],
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Serialises, until the transaction ends, the writers that create a record under one identifier,
+ * so two of them cannot both find none and both insert.
+ */
+export async function lockIdentifier(manager: EntityManager, identifier: AgentIdentifier, value: string) {
+  await manager.query(`SELECT pg_advisory_xact_lock(hashtext($1 || ${identifier.key('$2')}))`, [
+    `${identifier.table}:`,
+    value,
+  ]);
+}
+
+/** Runs `work` in the caller's transaction, or in a new one when the caller has none. */
+export function inTransaction<T>(
+  manager: EntityManager | undefined,
+  dataSource: DataSource,
+  work: (manager: EntityManager) => Promise<T>,
+): Promise<T> {
+  if (manager?.queryRunner?.isTransactionActive) return work(manager);
+  return (manager ?? dataSource.manager).transaction(work);
+}
+
+/** 409: a name alone names several records. */
+export function ambiguousName(field: string, noun: string, label: string, ids: number[], identifierField: string) {
+  return ApiError.conflict(
+    `${ids.length} ${noun}s are named "${label}" (ids ${ids.join(', ')}): a name alone does not say which. ` +
+      `Send ${identifierField} to name one, or refer to an existing collector by id.`,
+    { [field]: [`matches ${ids.length} ${noun}s (ids ${ids.join(', ')}); send ${identifierField}`] },
+  );
+}
+
+/** 409: an explicit create or an edit would give a second record an identifier another already has. */
+export function identifierTaken(field: string, noun: string, value: string, id: number) {
+  return ApiError.conflict(`${capitalised(noun)} ${id} already has ${field} ${value}.`, {
+    [field]: [`already the ${field} of ${noun} ${id}`],
+  });
+}
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
