@@ -75,6 +75,7 @@ export const SAMPLE_CSV_COLUMNS = [
   column('registry_code', 'Registry Code'),
   column('object_type', 'Object Type'),
   column('object_type_path', 'Object Type Path'),
+  column('legacy_sample_type', 'Legacy Sample Type'),
   column('parent_sample', 'Parent IGSN'),
   column('other_names', 'Other Name(s)', list),
   column('general_material_type', 'General Material Type'),
