@@ -168,7 +168,7 @@ const COORDINATES = ['latitude', 'longitude'] as const;
 /**
  * Coordinates were optional in v1. A register without either one is saved as a draft (the JSON API
  * publishes only with both); an update giving both publishes a draft, as the draft warning says.
- * A document's own `<is_draft>` always wins.
+ * A document's own `<is_draft>` is left for validation to judge.
  */
 function withDraftRule(write: LegacySampleWrite, operation: LegacyXmlOperation): LegacySampleWrite {
   const { body } = write;
