@@ -202,6 +202,11 @@ describe('old XML clients, unchanged (issue 13, section 4)', () => {
         object_type: 'Thin section',
         legacy_sample_type: 'Individual Sample > Thin Section',
       });
+      // The public landing page shows "object type (previously legacy sample type)".
+      const page = (await http().get(`/samples/${igsn}`).expect(200)).text;
+      expect(page).toContain(
+        'Analytical preparations &gt; Sectioned specimen &gt; Thin section (previously Individual Sample &gt; Thin Section)',
+      );
 
       const update = readLegacyExample('sesardoc_v1_update_example.xml').replace(
         '<igsn>ABC123456</igsn>',
