@@ -121,7 +121,7 @@ const SCALAR_FIELDS = [
  * result would exceed the field's length limit.
  */
 function withAppended(sample: Sample, dto: UpdateSampleDto, append: SampleWriteExtras['append'] = {}): UpdateSampleDto {
-  const result: UpdateSampleDto = Object.assign(Object.create(Object.getPrototypeOf(dto) as object) as object, dto);
+  const result: UpdateSampleDto = { ...dto };
   const errors: FieldErrors = {};
   for (const [field, column] of APPENDABLE_FIELDS) {
     const text = append[field];
