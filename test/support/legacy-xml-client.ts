@@ -83,6 +83,8 @@ export interface LegacySampleResult {
   attributeName?: string;
   valid?: { code: string; value: string };
   error?: string;
+  /** The sample's own `<warning>` (a draft saved without coordinates). */
+  warning?: string;
 }
 
 export interface LegacyResults {
@@ -125,6 +127,7 @@ export async function readLegacyResults(xml: string): Promise<LegacyResults> {
         attributeName: sample.$?.name,
         valid: childValid(sample),
         error: childText(sample, 'error'),
+        warning: childText(sample, 'warning'),
       })),
     valid: childValid(root),
     error: childText(root, 'error'),

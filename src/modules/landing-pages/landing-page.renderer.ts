@@ -107,6 +107,13 @@ function row(label: string, value: string | null): string {
   return value ? `<dt>${text(label)}</dt><dd>${value}</dd>` : '';
 }
 
+/** `A > B (previously Individual Sample > Thin Section)` for a sample a legacy XML client registered. */
+function objectTypeText(sample: SampleDto): string {
+  const current = present(sample.object_type_path) ?? sample.object_type;
+  const legacy = present(sample.legacy_sample_type);
+  return legacy ? `${current} (previously ${legacy})` : current;
+}
+
 function plain(value: string | null | undefined): string | null {
   const kept = present(value);
   return kept === null ? null : text(kept);
@@ -152,7 +159,7 @@ export function renderLandingPage(input: LandingPageInput): string {
   });
 
   const details = [
-    row('Object type', plain(present(sample.object_type_path) ?? sample.object_type)),
+    row('Object type', plain(objectTypeText(sample))),
     row('Material', materials.length ? text(materials.join('; ')) : null),
     row('Description', plain(sample.sample_description)),
     row('Location', location(sample)),

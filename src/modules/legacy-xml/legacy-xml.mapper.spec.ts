@@ -10,6 +10,7 @@ import {
   elementsWithoutField,
   legacyText,
   mapLegacySample,
+  mapLegacySampleWrite,
   unmappedElementNames,
 } from './legacy-xml.mapper';
 import { LegacyXmlElement, parseLegacySamplesDocument } from './legacy-xml.parser';
@@ -18,6 +19,8 @@ const readExample = (file: string) => readFixture('legacy-xml', 'examples', file
 
 const parseOne = (xml: string): LegacyXmlElement => parseLegacySamplesDocument(xml)[0];
 const mapDocument = (xml: string): LegacySampleBody => mapLegacySample(parseOne(xml));
+const parseInner = (inner: string): LegacyXmlElement =>
+  parseOne(`<samples xmlns="http://app.geosamples.org"><sample>${inner}</sample></samples>`);
 /** Maps `<sample>{inner}</sample>` in the legacy default namespace. */
 const mapInner = (inner: string): LegacySampleBody =>
   mapDocument(`<samples xmlns="http://app.geosamples.org"><sample>${inner}</sample></samples>`);
@@ -46,7 +49,7 @@ function elementXml(xmlPath: string, text: string): string {
 
 const UPLOAD_BODY: LegacySampleBody = {
   registry_code: 'ABC',
-  object_type: 'Thin Section',
+  object_type: 'Thin section',
   name: 'TestSample123',
   general_material_type: 'Rock',
   igsn: 'ABC123456',
@@ -111,7 +114,7 @@ describe('mapLegacySample on the reference examples', () => {
     });
 
     it('applies the combining rules', () => {
-      expect(body.object_type).toBe('Thin Section'); // sample_subtype wins over sample_type
+      expect(body.object_type).toBe('Thin section'); // Individual Sample > Thin Section, through the crosswalk
       expect(body).not.toHaveProperty('sample_type');
       expect(body.material_types).toEqual(['Igneous>Plutonic>Felsic']); // nested form, "Rock>" stripped
       expect(body.collectors).toEqual([{ individual: { label: 'J. E. Andrew' } }]);
@@ -210,18 +213,71 @@ describe('LEGACY_XML_MAPPING', () => {
 });
 
 describe('mapLegacySample rules', () => {
-  describe('object type (sample_subtype wins)', () => {
+  describe('object type (sample_subtype wins, through the sample-type table)', () => {
     it.each([
       [
         'both',
         '<sample_type>Individual Sample</sample_type><sample_subtype>Thin Section</sample_subtype>',
-        'Thin Section',
+        'Thin section',
+        'Individual Sample > Thin Section',
       ],
-      ['subtype first', '<sample_subtype>Thin Section</sample_subtype><sample_type>Core</sample_type>', 'Thin Section'],
-      ['type only', '<sample_type>Core</sample_type>', 'Core'],
-      ['empty subtype', '<sample_type>Core</sample_type><sample_subtype>  </sample_subtype>', 'Core'],
-    ])('%s', (_case, inner, objectType) => {
-      expect(mapInner(inner)).toEqual({ object_type: objectType });
+      [
+        'subtype first',
+        '<sample_subtype>Thin Section</sample_subtype><sample_type>Core</sample_type>',
+        'Thin section',
+        'Core > Thin Section',
+      ],
+      ['type only', '<sample_type>Core</sample_type>', 'Core', 'Core'],
+      ['empty subtype', '<sample_type>Core</sample_type><sample_subtype>  </sample_subtype>', 'Core', 'Core'],
+      ['subtype only', '<sample_subtype>Culture</sample_subtype>', 'Cell culture', 'Culture'],
+      ['a v1 type', '<sample_type>Rock Powder</sample_type>', 'Powder', 'Rock Powder'],
+      ['a v1 type without its parent', '<sample_type>Smear</sample_type>', 'Glass slide smear', 'Smear'],
+      [
+        'the IndividualSample spelling',
+        '<sample_type>IndividualSample</sample_type>',
+        'Individual sample',
+        'IndividualSample',
+      ],
+      [
+        'a pair of the crosswalk',
+        '<sample_type>Experimental Specimen</sample_type><sample_subtype>Other</sample_subtype>',
+        'Analytical preparations',
+        'Experimental Specimen > Other',
+      ],
+      ['another letter case', '<sample_type>core sub-piece</sample_type>', 'Core subpiece', 'core sub-piece'],
+      [
+        'a current label as subtype',
+        '<sample_type>Individual Sample</sample_type><sample_subtype>Polished thin section</sample_subtype>',
+        'Polished thin section',
+        'Individual Sample > Polished thin section',
+      ],
+      ['an unknown value, for the resolver to refuse', '<sample_type>Boulder</sample_type>', 'Boulder', 'Boulder'],
+    ])('%s', (_case, inner, objectType, legacySampleType) => {
+      const write = mapLegacySampleWrite(parseInner(inner), 'register');
+      expect(write.body).toEqual({ object_type: objectType });
+      expect(write.legacySampleType).toBe(legacySampleType);
+    });
+
+    it('has no legacy sample type without sample_type or sample_subtype', () => {
+      expect(mapLegacySampleWrite(parseInner('<name>N</name>'), 'update').legacySampleType).toBeUndefined();
+    });
+
+    it('passes repeated types on as a list for validation to refuse, with no legacy sample type', () => {
+      const write = mapLegacySampleWrite(
+        parseInner('<sample_type>Core</sample_type><sample_type>CTD</sample_type>'),
+        'register',
+      );
+      expect(write.body).toEqual({ object_type: ['Core', 'CTD'] });
+      expect(write.legacySampleType).toBeUndefined();
+    });
+
+    it('maps parent_sample_type through the same table, keeping other values', () => {
+      expect(mapInner('<parent_sample_type>U-Channel</parent_sample_type>')).toEqual({
+        external_parent_object_type: 'Core U-channel sample',
+      });
+      expect(mapInner('<parent_sample_type>Boulder</parent_sample_type>')).toEqual({
+        external_parent_object_type: 'Boulder',
+      });
     });
   });
 
@@ -254,6 +310,60 @@ describe('mapLegacySample rules', () => {
     it('uses the parts that are present', () => {
       expect(mapInner('<sample_comment>only a comment</sample_comment><description/>')).toEqual({
         sample_description: 'only a comment',
+      });
+    });
+
+    it('joins location_description and locality_description into location_description', () => {
+      expect(
+        mapInner(
+          '<locality_description>north slope</locality_description><location_description>ridge</location_description>',
+        ),
+      ).toEqual({ location_description: 'ridge\n\nnorth slope' });
+      expect(mapInner('<locality_description>north slope</locality_description>')).toEqual({
+        location_description: 'north slope',
+      });
+    });
+
+    describe('on an update', () => {
+      const update = (inner: string) => mapLegacySampleWrite(parseInner(inner), 'update');
+
+      it('appends the comments when the document has no description', () => {
+        expect(
+          update(
+            '<igsn>X</igsn><classification_comment>CC</classification_comment><sample_comment>SC</sample_comment>',
+          ),
+        ).toEqual({
+          body: { igsn: 'X' },
+          legacySampleType: undefined,
+          append: { sample_description: 'SC\n\nCC' },
+        });
+        expect(update('<sample_comment>SC</sample_comment><description> </description>').append).toEqual({
+          sample_description: 'SC',
+        });
+      });
+
+      it('replaces the description with the joined text when the document has one', () => {
+        expect(update('<sample_comment>SC</sample_comment><description>D</description>')).toEqual({
+          body: { sample_description: 'D\n\nSC' },
+          legacySampleType: undefined,
+          append: {},
+        });
+      });
+
+      it('appends locality_description without location_description, independently of the description', () => {
+        expect(update('<description>D</description><locality_description>L</locality_description>')).toEqual({
+          body: { sample_description: 'D' },
+          legacySampleType: undefined,
+          append: { location_description: 'L' },
+        });
+      });
+
+      it('never appends on a register', () => {
+        expect(mapLegacySampleWrite(parseInner('<sample_comment>SC</sample_comment>'), 'register')).toEqual({
+          body: { sample_description: 'SC' },
+          legacySampleType: undefined,
+          append: {},
+        });
       });
     });
   });
@@ -464,13 +574,18 @@ describe('elementsWithoutField', () => {
   const check = (inner: string) =>
     elementsWithoutField(parseOne(`<samples><sample>${inner}</sample></samples>`), JSON_FIELDS);
 
-  it('names refused rows and unknown elements that carry text, once each, in document order', () => {
+  it('names unknown elements that carry text, once each, in document order', () => {
     expect(
       check(
-        '<name>N</name><sample_feature>ridge</sample_feature><locality_description>slope</locality_description>' +
+        '<name>N</name><sample_feature>ridge</sample_feature><legacy_sample_type>Core</legacy_sample_type>' +
           '<sample_feature>again</sample_feature>',
       ),
-    ).toEqual(['sample_feature', 'locality_description']);
+    ).toEqual(['sample_feature', 'legacy_sample_type']);
+  });
+
+  it('refuses no element of the v1 schema', () => {
+    expect(LEGACY_XML_MAPPING.filter((row) => row.rule === 'refused')).toEqual([]);
+    expect(check('<locality_description>slope</locality_description>')).toEqual([]);
   });
 
   it('accepts table elements and JSON field names sent as elements', () => {
@@ -479,10 +594,6 @@ describe('elementsWithoutField', () => {
   });
 
   it('ignores empty elements, which are dropped anyway', () => {
-    expect(check('<locality_description> </locality_description><sample_feature/>')).toEqual([]);
-  });
-
-  it('leaves refused rows out of the JSON body', () => {
-    expect(mapInner('<locality_description>slope</locality_description>')).toEqual({});
+    expect(check('<sample_feature> </sample_feature><legacy_sample_type/>')).toEqual([]);
   });
 });

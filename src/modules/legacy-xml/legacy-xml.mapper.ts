@@ -1,3 +1,5 @@
+import { TEXT_APPEND_SEPARATOR } from '../samples/samples.service';
+import { objectTypeForLegacy, objectTypeForLegacyPair } from './legacy-sample-types';
 import { LEGACY_XML_MAPPING, LegacyXmlMappingRow } from './legacy-xml.mapping-table';
 import { LegacyXmlElement } from './legacy-xml.parser';
 
@@ -16,11 +18,39 @@ export interface JsonObject {
  */
 export type LegacySampleBody = JsonObject;
 
-/** Between the parts appended into sample_description: a blank line, as between paragraphs. */
-export const SAMPLE_DESCRIPTION_SEPARATOR = '\n\n';
+export type LegacyXmlOperation = 'register' | 'update';
 
-/** The order the parts of sample_description are joined in, whatever their order in the document. */
-const DESCRIPTION_PARTS = ['description', 'sample_comment', 'classification_comment'] as const;
+/** The free-text fields several elements are joined into. */
+export type JoinedTextField = 'sample_description' | 'location_description';
+
+/** What one `<sample>` asks the samples service to write. */
+export interface LegacySampleWrite {
+  /** The JSON body of the register (or the PATCH body of the update). */
+  readonly body: LegacySampleBody;
+  /**
+   * `sample_type` and `sample_subtype` as sent (`Individual Sample > Thin Section`, or the one that
+   * is present), kept on the sample as its legacy sample type; undefined when the sample has neither.
+   */
+  readonly legacySampleType?: string;
+  /**
+   * Update only: the comments to append to the stored text of a field whose own element the
+   * document does not carry (`<sample_comment>` without `<description>`).
+   */
+  readonly append: Partial<Record<JoinedTextField, string>>;
+}
+
+/** Between the parts joined into one text field: a blank line, as between paragraphs. */
+export const SAMPLE_DESCRIPTION_SEPARATOR = TEXT_APPEND_SEPARATOR;
+
+/**
+ * The elements joined into each free-text field, in the order they are joined whatever their order
+ * in the document. The first is the field's own element: on an update without it, the others are
+ * appended to the stored text instead of replacing it.
+ */
+const JOINED_PARTS: Readonly<Record<JoinedTextField, readonly string[]>> = {
+  sample_description: ['description', 'sample_comment', 'classification_comment'],
+  location_description: ['location_description', 'locality_description'],
+};
 
 /** JSON fields that are lists even with one entry. */
 const LIST_FIELDS: ReadonlySet<string> = new Set(['other_names', 'material_types', 'collectors', 'related_resources']);
@@ -35,9 +65,15 @@ const ROWS_BY_ELEMENT: ReadonlyMap<string, LegacyXmlMappingRow> = new Map(
 
 /** Maps one parsed `<sample>` element to the JSON sample body, applying every rule of the mapping table. */
 export function mapLegacySample(sample: LegacyXmlElement): LegacySampleBody {
+  return mapLegacySampleWrite(sample, 'register').body;
+}
+
+/** Maps one `<sample>` to what a register or an update writes: the body, the legacy sample type, the appends. */
+export function mapLegacySampleWrite(sample: LegacyXmlElement, operation: LegacyXmlOperation): LegacySampleWrite {
   const collected = new CollectedSample();
   for (const element of sample.children) collectElement(collected, element);
-  return collected.toBody();
+  const append = operation === 'update' ? collected.takeAppends() : {};
+  return { body: collected.toBody(), legacySampleType: collected.legacySampleType(), append };
 }
 
 /** Names of the elements under `<sample>` that the table does not know; they pass through unchanged. */
@@ -91,11 +127,14 @@ function collectElement(collected: CollectedSample, element: LegacyXmlElement): 
     case 'object-type':
       (element.name === 'sample_subtype' ? collected.subtypes : collected.types).push(text);
       return;
+    case 'sample-type-name':
+      collected.addValue(row.json, objectTypeForLegacy(text) ?? text);
+      return;
     case 'registry-code':
       collected.userCodes.push(text);
       return;
     case 'description':
-      collected.descriptionParts.push({ element: element.name, text });
+      collected.textParts.push({ element: element.name, text });
       return;
     case 'classification':
       collected.classifications.push(...classificationLabels(element));
@@ -127,7 +166,7 @@ class CollectedSample {
   readonly subtypes: string[] = [];
   readonly types: string[] = [];
   readonly userCodes: string[] = [];
-  readonly descriptionParts: { element: string; text: string }[] = [];
+  readonly textParts: { element: string; text: string }[] = [];
   readonly classifications: string[] = [];
   readonly collectorNames: string[] = [];
   readonly collectorDetails: string[] = [];
@@ -150,7 +189,7 @@ class CollectedSample {
   toBody(): LegacySampleBody {
     this.resolveObjectType();
     this.resolveRegistryCode();
-    this.addValue('sample_description', this.sampleDescription());
+    for (const field of Object.keys(JOINED_PARTS) as JoinedTextField[]) this.addValue(field, this.joinedText(field));
     this.addList(
       'material_types',
       this.classifications.map((label) => stripMaterialPrefix(label, this.singleText('general_material_type'))),
@@ -174,10 +213,44 @@ class CollectedSample {
     for (const entry of entries) this.addValue(name, entry);
   }
 
-  /** Rule: the subtype is the more specific object type, so it wins; the type is used only without one. */
+  /**
+   * Rule: the subtype is the more specific object type, so it wins; the type is used only without
+   * one. One type and one subtype go through the sample-type table; repeated ones are passed on as a
+   * list for validation to refuse.
+   */
   private resolveObjectType(): void {
     const subtypes = this.subtypes.filter(Boolean);
-    this.addList('object_type', subtypes.length > 0 ? subtypes : this.types);
+    const types = this.types.filter(Boolean);
+    if (subtypes.length > 1 || types.length > 1) {
+      this.addList('object_type', subtypes.length > 0 ? subtypes : types);
+      return;
+    }
+    this.addValue('object_type', objectTypeForLegacyPair(types[0], subtypes[0]) ?? '');
+  }
+
+  /** `Type > Subtype` as sent, or the one present; undefined without either (or when one is repeated). */
+  legacySampleType(): string | undefined {
+    const parts = [this.types.filter(Boolean), this.subtypes.filter(Boolean)];
+    if (parts.some((values) => values.length > 1)) return undefined;
+    const pair = parts.flat().join(' > ');
+    return pair === '' ? undefined : pair;
+  }
+
+  /**
+   * For an update: the parts of each joined field whose own element is absent are removed from the
+   * write and returned, to be appended to the stored text rather than replace it.
+   */
+  takeAppends(): Partial<Record<JoinedTextField, string>> {
+    const appends: Partial<Record<JoinedTextField, string>> = {};
+    for (const field of Object.keys(JOINED_PARTS) as JoinedTextField[]) {
+      const own = JOINED_PARTS[field][0];
+      if (this.textParts.some((part) => part.element === own && part.text !== '')) continue;
+      const text = this.joinedText(field);
+      if (text !== '') appends[field] = text;
+      const others = new Set(JOINED_PARTS[field]);
+      this.textParts.splice(0, this.textParts.length, ...this.textParts.filter((part) => !others.has(part.element)));
+    }
+    return appends;
   }
 
   /** Rule: user_code is the old name of the registry code and only fills it when the document has none. */
@@ -186,9 +259,11 @@ class CollectedSample {
     this.addList('registry_code', this.userCodes);
   }
 
-  private sampleDescription(): string {
-    const rank = (element: string) => DESCRIPTION_PARTS.findIndex((part) => part === element);
-    return [...this.descriptionParts]
+  private joinedText(field: JoinedTextField): string {
+    const order = JOINED_PARTS[field];
+    const rank = (element: string) => order.indexOf(element);
+    return this.textParts
+      .filter((part) => rank(part.element) !== -1)
       .sort((a, b) => rank(a.element) - rank(b.element))
       .map((part) => part.text)
       .filter(Boolean)

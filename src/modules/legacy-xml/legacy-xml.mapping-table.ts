@@ -3,9 +3,12 @@
  * - `text`: whitespace-collapsed text at the JSON path;
  * - `number`: a JSON number when the text is a decimal number, otherwise the text (validation rejects it);
  * - `lowercase`: text lower-cased (the old schema took any case, the JSON enum is lower case);
- * - `object-type`: `sample_subtype` wins over `sample_type`;
+ * - `object-type`: `sample_subtype` wins over `sample_type`; the pair goes through the sample-type
+ *   table (legacy-sample-types.ts) and is kept as the sample's legacy sample type;
+ * - `sample-type-name`: a SESAR 1.0 sample type becomes its object type through that table, any other
+ *   value is kept as sent;
  * - `registry-code`: used only when the document has no registry code of its own;
- * - `description`: appended to `sample_description`;
+ * - `description`: joined, in a fixed order, into `sample_description` or `location_description`;
  * - `classification`: one `material_types` label, `{material}>` prefix stripped;
  * - `collector`, `collector-detail`: paired into `collectors[]`;
  * - `other-name`: entries of `other_names`;
@@ -19,6 +22,7 @@ export type LegacyXmlRule =
   | 'number'
   | 'lowercase'
   | 'object-type'
+  | 'sample-type-name'
   | 'registry-code'
   | 'description'
   | 'classification'
@@ -69,14 +73,29 @@ export const LEGACY_XML_MAPPING: readonly LegacyXmlMappingRow[] = [
     'registry-code',
     'Used only when the sample has no registry_code (or sesar_code) element; otherwise dropped.',
   ),
-  row('sample_type', 'object_type', 'object-type', 'Used only when sample_subtype is absent or empty.', true),
-  row('sample_subtype', 'object_type', 'object-type', 'Wins over sample_type; the value is the leaf label.'),
+  row(
+    'sample_type',
+    'object_type',
+    'object-type',
+    'Through the sample-type table when sample_subtype is absent or empty; kept in legacy_sample_type.',
+  ),
+  row(
+    'sample_subtype',
+    'object_type',
+    'object-type',
+    'Wins over sample_type: the pair, else the subtype, through the sample-type table; kept in legacy_sample_type.',
+  ),
   same('name'),
   row('material', 'general_material_type', 'text', 'Also the prefix stripped from the start of classification.'),
   same('igsn', 'Kept as sent (bare suffix or DOI form); an update finds the sample by it.'),
   row('parent_igsn', 'parent_sample', 'text'),
   row('parent_name', 'external_parent_name', 'text'),
-  row('parent_sample_type', 'external_parent_object_type', 'text'),
+  row(
+    'parent_sample_type',
+    'external_parent_object_type',
+    'sample-type-name',
+    'A SESAR 1.0 sample type becomes its object type through the sample-type table; other values are kept.',
+  ),
   row('is_private', null, 'ignored', 'Visibility follows publish_date only.', true),
   same('publish_date'),
   row(
@@ -137,14 +156,14 @@ export const LEGACY_XML_MAPPING: readonly LegacyXmlMappingRow[] = [
   ),
   same('primary_location_type'),
   same('primary_location_name'),
-  same('location_description'),
+  row('location_description', 'location_description', 'description', 'First part of location_description.'),
   same('locality'),
   row(
     'locality_description',
-    null,
-    'refused',
-    'No field in the JSON sample record: a sample carrying a non-empty one is refused, naming it. ' +
-      'Use location_description.',
+    'location_description',
+    'description',
+    'Appended after location_description (the sample record has no field of its own for it).',
+    true,
   ),
   same('country', 'Kept as sent; the JSON API expects an ISO 3166 alpha-2 code.'),
   same('province'),

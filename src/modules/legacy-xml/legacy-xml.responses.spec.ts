@@ -149,6 +149,20 @@ describe('legacy XML response documents', () => {
     );
   });
 
+  it("puts a sample's own warning last inside its <sample>", () => {
+    const document = legacyResultsDocument([
+      { status: 'saved', name: 'S1', igsn: 'IEABC0001', warning: 'Saved as a draft: add <latitude>.' },
+    ]);
+    expect(document).toContain(
+      [
+        '    <igsn>IEABC0001</igsn>',
+        '    <warning>Saved as a draft: add &lt;latitude&gt;.</warning>',
+        '  </sample>',
+        `  <warning>${LEGACY_XML_DEPRECATION_WARNING}</warning>`,
+      ].join('\n'),
+    );
+  });
+
   it('has no warning when every sample failed', () => {
     const ours = tree(legacyResultsDocument([{ status: 'failed', name: 'S', error: 'e' }]));
     expect(ours.children.map((child) => child.name)).toEqual(['sample']);

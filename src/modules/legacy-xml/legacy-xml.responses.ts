@@ -6,7 +6,13 @@
 
 /** What happened to one `<sample>` of the request. */
 export type LegacySampleOutcome =
-  | { readonly status: 'saved' | 'updated'; readonly name: string; readonly igsn: string }
+  | {
+      readonly status: 'saved' | 'updated';
+      readonly name: string;
+      readonly igsn: string;
+      /** Shown as the sample's own `<warning>`, e.g. why it was saved as a draft. */
+      readonly warning?: string;
+    }
   | { readonly status: 'failed'; readonly name: string; readonly error: string };
 
 export interface LegacyResultsOptions {
@@ -68,11 +74,14 @@ function sampleElement(outcome: LegacySampleOutcome): XmlNode {
   }
   const igsn = bareIgsn(outcome.igsn);
   const verb = outcome.status === 'saved' ? 'saved' : 'updated';
-  return element('sample', {}, [
+  const children = [
     element('status', {}, `Sample [${outcome.name}] was ${verb} successfully with IGSN [${igsn}].`),
     element('name', {}, outcome.name),
     element('igsn', {}, igsn),
-  ]);
+  ];
+  // After the elements old clients read, so a client that ignores it sees the usual document.
+  if (outcome.warning !== undefined) children.push(element('warning', {}, outcome.warning));
+  return element('sample', {}, children);
 }
 
 interface XmlNode {

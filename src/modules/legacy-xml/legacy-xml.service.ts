@@ -9,11 +9,20 @@ import { createValidationPipe } from '../../core/http/validation';
 import { CreateSampleDto, SAMPLE_READ_ONLY_FIELDS, UpdateSampleDto } from '../samples/dto/sample-write.dto';
 import { SampleDto } from '../samples/dto/sample.dto';
 import { SamplesService } from '../samples/samples.service';
-import { JsonValue, LegacySampleBody, elementsWithoutField, mapLegacySample } from './legacy-xml.mapper';
+import {
+  JsonValue,
+  LegacySampleWrite,
+  LegacyXmlOperation,
+  elementsWithoutField,
+  mapLegacySampleWrite,
+} from './legacy-xml.mapper';
 import { LegacyXmlElement, parseLegacySamplesDocument } from './legacy-xml.parser';
-import { LegacySampleOutcome, legacyErrorText } from './legacy-xml.responses';
+import { LegacySampleOutcome, bareIgsn, legacyErrorText } from './legacy-xml.responses';
 
-export type LegacyXmlOperation = 'register' | 'update';
+export type { LegacyXmlOperation } from './legacy-xml.mapper';
+
+/** The longest legacy sample type (`sample_type > sample_subtype`) kept on a sample. */
+const LEGACY_SAMPLE_TYPE_MAX = 512;
 
 /** What a legacy document did, sample by sample, and the HTTP status of its results document. */
 export interface LegacyXmlResults {
@@ -89,7 +98,8 @@ export class LegacyXmlService {
     user: AuthenticatedUser,
     seenNames: Set<string>,
   ): Promise<SampleResult> {
-    const body = mapLegacySample(element);
+    const write = mapLegacySampleWrite(element, operation);
+    const body = write.body;
     const name = nameOf(body.name);
     const refuse = (error: string): SampleResult => ({
       outcome: { status: 'failed', name, error },
@@ -110,11 +120,22 @@ export class LegacyXmlService {
     if (operation === 'update' && body.igsn === undefined) {
       return refuse('An update needs the <igsn> of the sample to change.');
     }
+    if ((write.legacySampleType?.length ?? 0) > LEGACY_SAMPLE_TYPE_MAX) {
+      return refuse(
+        `<sample_type> and <sample_subtype> together must be at most ${LEGACY_SAMPLE_TYPE_MAX} characters.`,
+      );
+    }
 
     try {
-      const saved = await this.save(body, operation, user);
+      const saved = await this.save(withDraftRule(write, operation), operation, user);
+      const warning = draftWarning(saved);
       return {
-        outcome: { status: operation === 'register' ? 'saved' : 'updated', name: saved.name, igsn: saved.igsn },
+        outcome: {
+          status: operation === 'register' ? 'saved' : 'updated',
+          name: saved.name,
+          igsn: saved.igsn,
+          ...(warning === undefined ? {} : { warning }),
+        },
         status: HttpStatus.OK,
       };
     } catch (error: unknown) {
@@ -124,21 +145,52 @@ export class LegacyXmlService {
   }
 
   private async save(
-    body: LegacySampleBody,
+    write: LegacySampleWrite,
     operation: LegacyXmlOperation,
     user: AuthenticatedUser,
   ): Promise<SampleDto> {
+    const { body, legacySampleType, append } = write;
     if (operation === 'register') {
       const dto = (await this.validation.transform(body, {
         type: 'body',
         metatype: CreateSampleDto,
       })) as CreateSampleDto;
-      return this.samples.register(dto, user);
+      return this.samples.register(dto, user, { legacySampleType });
     }
     const dto = (await this.validation.transform(body, { type: 'body', metatype: UpdateSampleDto })) as UpdateSampleDto;
     // processSample checked that the body has an igsn; validation accepts it only as one string.
-    return this.samples.update(dto.igsn ?? '', dto, user);
+    return this.samples.update(dto.igsn ?? '', dto, user, { legacySampleType, append });
   }
+}
+
+const COORDINATES = ['latitude', 'longitude'] as const;
+
+/**
+ * Coordinates were optional in v1. A register without either one is saved as a draft (the JSON API
+ * publishes only with both); an update giving both publishes a draft, as the draft warning says.
+ * A document's own `<is_draft>` is left for validation to judge.
+ */
+function withDraftRule(write: LegacySampleWrite, operation: LegacyXmlOperation): LegacySampleWrite {
+  const { body } = write;
+  if (body.is_draft !== undefined) return write;
+  const given = COORDINATES.filter((field) => body[field] !== undefined);
+  if (operation === 'register' && given.length === 0) return { ...write, body: { ...body, is_draft: true } };
+  if (operation === 'update' && given.length === COORDINATES.length) {
+    return { ...write, body: { ...body, is_draft: false } };
+  }
+  return write;
+}
+
+/** The `<warning>` of a sample left a draft for want of coordinates: what to add to publish it. */
+function draftWarning(saved: SampleDto): string | undefined {
+  if (saved.metadata_store_status !== 'draft') return undefined;
+  const missing = COORDINATES.filter((field) => saved[field] === null);
+  if (missing.length === 0) return undefined;
+  const elements = missing.map((field) => `<${field}>`).join(' and ');
+  return (
+    `Sample [${saved.name}] was saved as a draft because it has no coordinates: ` +
+    `send ${elements} for IGSN [${bareIgsn(saved.igsn)}] with update.php to publish it.`
+  );
 }
 
 /** The sample's name for the response, also when it was repeated (an array validation will refuse). */

@@ -73,6 +73,7 @@ export const SAMPLE_CSV_COLUMNS = [
   column('registry_code'),
   column('object_type'),
   column('object_type_path'),
+  column('legacy_sample_type'),
   column('parent_sample'),
   column('other_names', list),
   column('general_material_type'),

@@ -14,6 +14,7 @@ export function minimalSampleDto(overrides: Partial<SampleDto> = {}): SampleDto 
     name: 'AT-2024-017',
     object_type: 'Individual sample',
     object_type_path: 'Material sample > Individual sample',
+    legacy_sample_type: null,
     general_material_type: null,
     material_types: [],
     sample_description: null,

@@ -295,6 +295,7 @@ export const SAMPLE_FIELDS: readonly SampleField[] = [
   { key: 'related_resource_description', label: 'Related URL Description', type: 'text', batch: true, help: '' },
   // Exported, not uploaded: read-only fields and nested lists shown whole.
   { key: 'object_type_path', label: 'Object Type Path', type: 'text', vocabulary: 'object_type' },
+  { key: 'legacy_sample_type', label: 'Legacy Sample Type', type: 'text' },
   { key: 'external_parent_name', label: 'External Parent Name', type: 'text' },
   { key: 'external_parent_object_type', label: 'External Parent Object Type', type: 'text' },
   { key: 'collectors', label: 'Collectors', type: 'list' },

@@ -46,6 +46,10 @@ export class Sample {
   @Column({ type: 'integer' })
   objectTypeId: number;
 
+  /** The SESAR 1.0 sample type (`Type > Subtype`) a legacy XML client sent, as sent; null otherwise. */
+  @Column({ type: 'varchar', length: 512, nullable: true })
+  legacySampleType: string | null;
+
   @Column({ type: 'varchar', length: 255, nullable: true })
   generalMaterialType: string | null;
 

@@ -15,6 +15,7 @@ export interface SampleRow {
   name: string;
   object_type: string;
   object_type_path: string;
+  legacy_sample_type: string | null;
   general_material_type: string | null;
   material_types: string[];
   sample_description: string | null;
@@ -118,6 +119,7 @@ export class SampleMapper {
       name: row.name,
       object_type: row.object_type,
       object_type_path: row.object_type_path,
+      legacy_sample_type: row.legacy_sample_type,
       general_material_type: row.general_material_type,
       material_types: row.material_types,
       sample_description: row.sample_description,

@@ -26,7 +26,7 @@ const ESTIMATE_ONLY_ABOVE = 2 * EXACT_COUNT_LIMIT;
  */
 export const SAMPLE_DETAIL = `
   SELECT s.id, s.igsn, s.registry_code, s.name, ot.label AS object_type, ot.hierarchical_label AS object_type_path,
-         s.general_material_type, s.material_types, s.sample_description, s.latitude, s.longitude,
+         s.legacy_sample_type, s.general_material_type, s.material_types, s.sample_description, s.latitude, s.longitude,
          s.end_latitude, s.end_longitude, s.elevation, s.elevation_end, s.elevation_unit, s.depth_min, s.depth_max,
          s.depth_unit, s.country, s.province, s.county, s.city, s.locality, s.location_description,
          s.location_method, s.purpose, s.size, s.field_name, s.primary_location_name, s.primary_location_type,

@@ -11,6 +11,7 @@ import { VocabulariesService } from '../vocabularies/vocabularies.service';
 import {
   CreateSampleDto,
   DeactivateSampleDto,
+  LONG_TEXT_MAX,
   SearchScope,
   SEARCH_SCOPES,
   UpdateSampleDto,
@@ -39,6 +40,24 @@ export interface PrepareOptions {
   mint?: boolean;
   /** Check a supplied IGSN is free (a batch checks all of them in one query). */
   checkSuppliedIgsn?: boolean;
+}
+
+/** Between a stored text and the text appended to it: a blank line, as between paragraphs. */
+export const TEXT_APPEND_SEPARATOR = '\n\n';
+
+/** The free-text fields a write may append to instead of replacing. */
+const APPENDABLE_FIELDS = [
+  ['sample_description', 'sampleDescription'],
+  ['location_description', 'locationDescription'],
+] as const satisfies readonly (readonly [keyof SampleInput, keyof Sample])[];
+export type AppendableField = (typeof APPENDABLE_FIELDS)[number][0];
+
+/** What a write carries besides the JSON body; only the legacy XML interface sends these. */
+export interface SampleWriteExtras {
+  /** The SESAR 1.0 sample type (and subtype) the object type was mapped from, kept on the sample. */
+  legacySampleType?: string;
+  /** Update only: text appended, after a blank line, to the field's value (the stored one unless the body sets it). */
+  append?: Partial<Record<AppendableField, string>>;
 }
 
 export interface SampleSearchQuery {
@@ -96,6 +115,30 @@ const SCALAR_FIELDS = [
   ['launch_label', 'launchLabel'],
 ] as const satisfies readonly (readonly [keyof SampleInput, keyof Sample])[];
 
+/**
+ * The update with each appended text joined to the field's value: the body's when it sets the field,
+ * otherwise the stored one (read under the row lock, so concurrent appends all survive). 400 when the
+ * result would exceed the field's length limit.
+ */
+function withAppended(sample: Sample, dto: UpdateSampleDto, append: SampleWriteExtras['append'] = {}): UpdateSampleDto {
+  const result: UpdateSampleDto = { ...dto };
+  const errors: FieldErrors = {};
+  for (const [field, column] of APPENDABLE_FIELDS) {
+    const text = append[field];
+    if (text === undefined || text === '') continue;
+    const base = dto[field] !== undefined ? dto[field] : sample[column];
+    const joined = base ? `${base}${TEXT_APPEND_SEPARATOR}${text}` : text;
+    if (joined.length > LONG_TEXT_MAX) {
+      errors[field] = [`appending the text would make it longer than ${LONG_TEXT_MAX} characters`];
+    }
+    result[field] = joined;
+  }
+  if (Object.keys(errors).length) {
+    throw ApiError.badRequest(`Validation failed: ${Object.keys(errors).join(', ')}.`, errors);
+  }
+  return result;
+}
+
 function likePattern(value: string): string {
   return `%${value.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
@@ -121,7 +164,7 @@ export class SamplesService {
   ) {}
 
   /** POST /api/samples/: publishes unless `is_draft: true`. */
-  async register(dto: CreateSampleDto, user: AuthenticatedUser): Promise<SampleDto> {
+  async register(dto: CreateSampleDto, user: AuthenticatedUser, extras: SampleWriteExtras = {}): Promise<SampleDto> {
     if (!user.uploadPermission && !user.isStaff && !user.isAdmin) {
       throw ApiError.forbidden('Registering samples requires upload permission.');
     }
@@ -129,6 +172,7 @@ export class SamplesService {
     const id = await this.dataSource.transaction(async (manager) => {
       const status: StoreStatus = dto.is_draft ? 'draft' : 'published';
       const sample = await this.prepareNew(dto, caller as SampleCaller, status, manager);
+      if (extras.legacySampleType !== undefined) sample.columns.legacySampleType = extras.legacySampleType;
       return this.insert(manager, sample.columns, sample.collectorIds ?? []);
     });
     return this.readForCaller(id, caller);
@@ -397,11 +441,18 @@ export class SamplesService {
   }
 
   /** PATCH /api/samples/{igsn}/: lists sent replace lists; igsn and registry_code cannot change. */
-  async update(igsnValue: string, dto: UpdateSampleDto, user: AuthenticatedUser): Promise<SampleDto> {
+  async update(
+    igsnValue: string,
+    dto: UpdateSampleDto,
+    user: AuthenticatedUser,
+    extras: SampleWriteExtras = {},
+  ): Promise<SampleDto> {
     const caller = (await this.policy.caller(user)) as SampleCaller;
     const id = await this.dataSource.transaction(async (manager) => {
       const sample = await this.lockEditable(manager, igsnValue, caller);
-      await this.applyUpdate(manager, sample, await this.prepareUpdate(sample, dto, caller, manager));
+      const write = await this.prepareUpdate(sample, withAppended(sample, dto, extras.append), caller, manager);
+      if (extras.legacySampleType !== undefined) write.columns.legacySampleType = extras.legacySampleType;
+      await this.applyUpdate(manager, sample, write);
       return sample.id;
     });
     return this.readForCaller(id, caller);

@@ -25,9 +25,13 @@ import { Trim, TrimToNull } from '../../../core/http/trim';
 import { LaunchPlatformInputDto, PlatformInputDto } from '../../vocabularies/dto/platform-input.dto';
 import { DATE_PRECISIONS, DEACTIVATE_REASONS, LENGTH_UNITS } from '../sample.entity';
 
+/** Longest free text of the description fields. */
+export const LONG_TEXT_MAX = 20000;
+
 /** Fields a client gets back from a fetch that a write ignores (clients send back what they fetched). */
 export const SAMPLE_READ_ONLY_FIELDS = [
   'id',
+  'legacy_sample_type',
   'object_type_path',
   'metadata_store_status',
   'is_deactivated',
@@ -141,7 +145,7 @@ export class CreateSampleDto {
   @MaxLength(255, { each: true })
   material_types?: string[];
 
-  @OptionalText(20000)
+  @OptionalText(LONG_TEXT_MAX)
   sample_description?: string | null;
 
   @ApiPropertyOptional({ nullable: true, type: Number, minimum: -90, maximum: 90, example: 41.5 })
@@ -228,7 +232,7 @@ export class CreateSampleDto {
   @OptionalText(255)
   locality?: string | null;
 
-  @OptionalText(20000)
+  @OptionalText(LONG_TEXT_MAX)
   location_description?: string | null;
 
   /** A label of the location-method vocabulary. */

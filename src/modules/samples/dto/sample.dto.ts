@@ -87,6 +87,15 @@ export class SampleDto {
   object_type: string;
   @ApiProperty({ example: 'Material sample > Individual sample' })
   object_type_path: string;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: 'Individual Sample > Thin Section',
+    description:
+      'The SESAR 1.0 sample type (and subtype) a legacy XML client sent, as sent, that object_type was mapped ' +
+      'from; null for samples registered otherwise. Read-only.',
+  })
+  legacy_sample_type: string | null;
   @ApiProperty({ nullable: true, type: String, example: 'Rock' })
   general_material_type: string | null;
   @ApiProperty({ type: [String], example: ['Igneous>Plutonic'] })
