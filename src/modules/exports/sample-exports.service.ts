@@ -6,13 +6,25 @@ import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
 import { ApiError } from '../../core/http/api-error';
 import { BackgroundJobsService } from '../background-jobs/background-jobs.service';
-import { SampleSearchQuery, SamplesService } from '../samples/samples.service';
+import { SampleSearchQuery } from '../samples/sample-search';
+import { SamplesService } from '../samples/samples.service';
 import { SampleExportQueued, SampleExportRequestDto } from './dto/sample-export.dto';
 import { EXPORT_FORMATS, ExportFormat } from './export-formats';
 import { SampleExportPayload } from './sample-export-payload';
 
-const TEXT_PARAMETERS = ['q', 'name', 'igsn'] as const;
-const LIST_PARAMETERS = ['object_type', 'country'] as const;
+const TEXT_PARAMETERS = [
+  'q',
+  'name',
+  'igsn',
+  'parent',
+  'collector',
+  'bbox',
+  'sampling_date_from',
+  'sampling_date_to',
+  'created_from',
+  'created_to',
+] as const;
+const LIST_PARAMETERS = ['object_type', 'country', 'registry_code'] as const;
 /** What a client over its concurrent-export limit is told to wait: about one small export. */
 const EXPORT_RETRY_AFTER_SECONDS = 30;
 

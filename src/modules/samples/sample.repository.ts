@@ -5,7 +5,9 @@ import type { QueryResultRow } from 'pg';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { pooledQuery } from '../../core/database/prepared-query';
 import { analyzeStaleTables } from '../../core/database/table-statistics';
+import { escapeLike } from '../vocabularies/common/label-search';
 import { SqlCondition } from './sample-access.policy';
+import { BoundingBox } from './sample-search';
 import { FLAT_SAMPLE_JOINS, FlatColumnSql, SAMPLE_VOCABULARY_JOINS } from './sample-flat-columns';
 import { SampleRow } from './sample.mapper';
 import { Sample, SampleCollector } from './sample.entity';
@@ -62,6 +64,17 @@ export const SAMPLE_DETAIL = `
        WHERE sc.sample_id = s.id
     ) col ON true`;
 
+/**
+ * The period a sample was taken in, as indexed by idx_sample_sampling_period: start to end, either
+ * alone when the other is missing; the index (and the search) leaves out samples with neither.
+ */
+const SAMPLING_PERIOD = `tstzrange(least(s.sampling_start_date, s.sampling_end_date),
+                                   greatest(s.sampling_start_date, s.sampling_end_date), '[]')`;
+const SAMPLING_PERIOD_PRESENT = 'COALESCE(s.sampling_start_date, s.sampling_end_date) IS NOT NULL';
+
+/** Every name of a sample besides its own, as one lower-cased text the trigram index covers. */
+export const OTHER_NAMES_TEXT = 'sample_other_names_text(s.other_names)';
+
 const BY_IGSN = `${SAMPLE_DETAIL} WHERE s.igsn = $1`;
 const BY_IDS = `${SAMPLE_DETAIL} WHERE s.id = ANY($1::bigint[])`;
 
@@ -96,6 +109,23 @@ export interface SamplePageRequest {
 export interface SampleCount {
   count: number;
   exact: boolean;
+}
+
+/** A time range `[from, to)`; a missing bound is open. */
+export interface TimeRange {
+  from?: Date;
+  to?: Date;
+}
+
+/** The search filters that SampleRepository.filterClauses turns into SQL, parsed and checked. */
+export interface SampleFilters {
+  registryCodes?: string[];
+  parentId?: string;
+  /** Collectors by ORCID iD (bare, upper case) or by a substring of the person's or institution's name. */
+  collector?: { orcid: string } | { name: string };
+  bbox?: BoundingBox;
+  sampling?: TimeRange;
+  created?: TimeRange;
 }
 
 /** Sample columns (database names) an INSERT of many rows may set, as one JSON record each. */
@@ -141,6 +171,54 @@ export class SampleRepository {
       : await this.pooled<SampleRow>(BY_IDS, values, 'sample_by_ids');
     const byId = new Map(rows.map((row) => [row.id, row]));
     return ids.map((id) => byId.get(String(id))).filter((row): row is SampleRow => row !== undefined);
+  }
+
+  /**
+   * SQL conditions on alias `s` for the filters; their values are appended to `params` (so the
+   * placeholders continue the caller's numbering). Each selective filter has an index to start from
+   * (migration SampleSearchFilters).
+   */
+  filterClauses(filters: SampleFilters, params: unknown[]): string[] {
+    const clauses: string[] = [];
+    const value = (v: unknown) => `$${params.push(v)}`;
+    if (filters.registryCodes) clauses.push(`s.registry_code = ANY(${value(filters.registryCodes)}::text[])`);
+    if (filters.parentId !== undefined) clauses.push(`s.parent_sample_id = ${value(filters.parentId)}::bigint`);
+    if (filters.collector) {
+      // Collectors (a person, an institution, or both) are few beside samples: the matching ones
+      // are found first, then their samples on sample_collector's collector index.
+      let match: string;
+      if ('orcid' in filters.collector) {
+        match = `i.individual_uri ~* ${value(`^(https?://(www\\.)?orcid\\.org/)?${filters.collector.orcid}/?$`)}`;
+      } else {
+        const pattern = `'%' || lower(immutable_unaccent(${value(escapeLike(filters.collector.name))})) || '%'`;
+        match = `(lower(immutable_unaccent(i.label)) LIKE ${pattern} OR lower(immutable_unaccent(i.alt_label)) LIKE ${pattern}
+                  OR lower(immutable_unaccent(inst.label)) LIKE ${pattern})`;
+      }
+      clauses.push(`s.id IN (SELECT sc.sample_id FROM sample_collector sc WHERE sc.collector_id IN (
+                      SELECT c.id FROM collector c
+                        LEFT JOIN individual i ON i.id = c.individual_id
+                        LEFT JOIN institution inst ON inst.id = c.institution_id
+                       WHERE ${match}))`);
+    }
+    const box = filters.bbox;
+    if (box) {
+      const lat = `s.latitude BETWEEN ${value(box.minLat)}::float8 AND ${value(box.maxLat)}::float8`;
+      const [west, east] = [value(box.minLon), value(box.maxLon)];
+      // minLon > maxLon: the box crosses the antimeridian (180°) and holds both sides of it.
+      const lon =
+        box.minLon <= box.maxLon
+          ? `s.longitude BETWEEN ${west}::float8 AND ${east}::float8`
+          : `(s.longitude >= ${west}::float8 OR s.longitude <= ${east}::float8)`;
+      clauses.push(`${lat} AND ${lon}`);
+    }
+    if (filters.sampling) {
+      // A sample taken over days matches when that period overlaps the range (GiST index).
+      clauses.push(`${SAMPLING_PERIOD_PRESENT} AND ${SAMPLING_PERIOD}
+                      && tstzrange(${value(filters.sampling.from ?? null)}::timestamptz, ${value(filters.sampling.to ?? null)}::timestamptz, '[)')`);
+    }
+    if (filters.created?.from) clauses.push(`s.created_at >= ${value(filters.created.from)}::timestamptz`);
+    if (filters.created?.to) clauses.push(`s.created_at < ${value(filters.created.to)}::timestamptz`);
+    return clauses;
   }
 
   /**

@@ -1,9 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
+import { applyDecorators } from '@nestjs/common';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { JOB_STATUSES } from '../../background-jobs/background-job.entity';
 import { SEARCH_SCOPES } from '../../samples/dto/sample-write.dto';
+import { SAMPLE_FILTER_DOCS } from '../../samples/sample-search.openapi';
 import { EXPORT_FORMATS } from '../export-formats';
+
+/** An optional text parameter of the search; its meaning is checked by the search itself. */
+const SearchText = (): PropertyDecorator => applyDecorators(IsOptional(), IsString(), MaxLength(2000));
 
 /**
  * What to export: the search parameters of GET /api/samples/ (same meaning, same validation, same
@@ -12,7 +17,7 @@ import { EXPORT_FORMATS } from '../export-formats';
  * export holds every match.
  */
 export class SampleExportRequestDto {
-  /** Substring of IGSN or sample name. */
+  /** Substring of the IGSN, the sample name or one of its other names. */
   @ApiPropertyOptional({ example: 'basalt' })
   @IsOptional()
   @IsString()
@@ -44,6 +49,38 @@ export class SampleExportRequestDto {
   @IsString()
   @MaxLength(2000)
   country?: string;
+
+  @ApiPropertyOptional(SAMPLE_FILTER_DOCS.registry_code)
+  @SearchText()
+  registry_code?: string;
+
+  @ApiPropertyOptional(SAMPLE_FILTER_DOCS.parent)
+  @SearchText()
+  parent?: string;
+
+  @ApiPropertyOptional(SAMPLE_FILTER_DOCS.collector)
+  @SearchText()
+  collector?: string;
+
+  @ApiPropertyOptional(SAMPLE_FILTER_DOCS.bbox)
+  @SearchText()
+  bbox?: string;
+
+  @ApiPropertyOptional(SAMPLE_FILTER_DOCS.sampling_date_from)
+  @SearchText()
+  sampling_date_from?: string;
+
+  @ApiPropertyOptional(SAMPLE_FILTER_DOCS.sampling_date_to)
+  @SearchText()
+  sampling_date_to?: string;
+
+  @ApiPropertyOptional(SAMPLE_FILTER_DOCS.created_from)
+  @SearchText()
+  created_from?: string;
+
+  @ApiPropertyOptional(SAMPLE_FILTER_DOCS.created_to)
+  @SearchText()
+  created_to?: string;
 
   /** Whose samples: as in the search; the default for an export (which needs a token) is `personal`. */
   @ApiPropertyOptional({ enum: SEARCH_SCOPES, default: 'personal' })

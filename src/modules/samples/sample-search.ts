@@ -1,0 +1,144 @@
+import { ApiError } from '../../core/http/api-error';
+import { orcidUrl } from '../metadata-formats/sample-metadata';
+
+/**
+ * The query parameters of GET /api/samples/ (and of POST /api/samples/export/, which adds
+ * `format`), as sent: text. Parsing and checking happen in SamplesService.searchCondition.
+ */
+export interface SampleSearchQuery {
+  q?: string;
+  name?: string;
+  igsn?: string;
+  object_type?: string;
+  country?: string;
+  scope?: string;
+  is_draft?: string;
+  registry_code?: string;
+  parent?: string;
+  collector?: string;
+  bbox?: string;
+  sampling_date_from?: string;
+  sampling_date_to?: string;
+  created_from?: string;
+  created_to?: string;
+}
+
+/** Every filter of the sample search, in the order the OpenAPI document lists them. */
+export const SAMPLE_SEARCH_FILTERS = [
+  'q',
+  'name',
+  'igsn',
+  'object_type',
+  'country',
+  'scope',
+  'is_draft',
+  'registry_code',
+  'parent',
+  'collector',
+  'bbox',
+  'sampling_date_from',
+  'sampling_date_to',
+  'created_from',
+  'created_to',
+] as const satisfies readonly (keyof SampleSearchQuery)[];
+
+/** The parameters GET /api/samples/ accepts: the filters and the page. */
+const SEARCH_PARAMETERS: ReadonlySet<string> = new Set([...SAMPLE_SEARCH_FILTERS, 'page', 'page_size']);
+
+/**
+ * A 400 naming every parameter the search does not know: a misspelt filter (`registry=IEABC`)
+ * must not quietly return the whole catalogue.
+ */
+export function refuseUnknownSearchParameters(names: string[]): void {
+  const unknown = names.filter((name) => !SEARCH_PARAMETERS.has(name));
+  if (!unknown.length) return;
+  const problem = 'is not a search parameter';
+  throw ApiError.badRequest(
+    `Unknown query parameter${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`,
+    Object.fromEntries(unknown.map((name) => [name, [problem]])),
+  );
+}
+
+/** A box of longitudes and latitudes; `minLon > maxLon` crosses the antimeridian. */
+export interface BoundingBox {
+  minLon: number;
+  minLat: number;
+  maxLon: number;
+  maxLat: number;
+}
+
+const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)$/;
+
+/** `minLon,minLat,maxLon,maxLat` in decimal degrees (WGS84), bounds included. */
+export function parseBoundingBox(value: string): BoundingBox {
+  const parts = value.split(',').map((part) => part.trim());
+  const fail = (problem: string) => ApiError.invalidField('bbox', problem);
+  if (parts.length !== 4 || parts.some((part) => !NUMBER.test(part))) {
+    throw fail('must be four decimal numbers minLon,minLat,maxLon,maxLat');
+  }
+  const [minLon, minLat, maxLon, maxLat] = parts.map(Number);
+  if ([minLon, maxLon].some((lon) => lon < -180 || lon > 180)) throw fail('longitudes must be between -180 and 180');
+  if ([minLat, maxLat].some((lat) => lat < -90 || lat > 90)) throw fail('latitudes must be between -90 and 90');
+  if (minLat > maxLat) throw fail('minLat must not be greater than maxLat');
+  return { minLon, minLat, maxLon, maxLat };
+}
+
+/** A period of time: from `start` (included) to `end` (excluded). */
+export interface Period {
+  start: Date;
+  end: Date;
+}
+
+const CALENDAR = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:\d{2})$/i;
+
+/**
+ * The period a date bound names: a year (`2024`), a month (`2024-06`) or a day (`2024-06-01`) in
+ * UTC, or one instant (a date-time with its zone). `_from` takes the period's start, `_to` its end,
+ * so `sampling_date_to=2024` includes the whole of 2024.
+ */
+export function parseDateBound(value: string, field: string): Period {
+  const text = value.trim();
+  const fail = () =>
+    ApiError.invalidField(
+      field,
+      'must be a date (YYYY, YYYY-MM or YYYY-MM-DD, UTC) or an ISO 8601 date-time with zone',
+    );
+  const calendar = CALENDAR.exec(text);
+  if (calendar) {
+    const [year, month, day] = [Number(calendar[1]), Number(calendar[2] ?? 1), Number(calendar[3] ?? 1)];
+    const start = new Date(Date.UTC(year, month - 1, day));
+    // Date.UTC rolls 2024-02-30 over into March: a date that does not exist is refused.
+    if (month < 1 || month > 12 || start.getUTCMonth() !== month - 1 || start.getUTCDate() !== day) throw fail();
+    start.setUTCFullYear(year); // years 0-99 are taken as 1900-1999 by Date.UTC
+    const end = new Date(start);
+    if (calendar[3] !== undefined) end.setUTCDate(end.getUTCDate() + 1);
+    else if (calendar[2] !== undefined) end.setUTCMonth(end.getUTCMonth() + 1);
+    else end.setUTCFullYear(end.getUTCFullYear() + 1);
+    return { start, end };
+  }
+  const instant = DATE_TIME.test(text) ? new Date(text) : undefined;
+  if (!instant || Number.isNaN(instant.getTime())) throw fail();
+  return { start: instant, end: new Date(instant.getTime() + 1) };
+}
+
+/**
+ * The range `[from, to)` of a pair of date bounds (either may be missing), or undefined when both
+ * are; a range that ends before it starts is a 400 on the `_from` parameter.
+ */
+export function parseDateRange(
+  from: string | undefined,
+  to: string | undefined,
+  names: { from: string; to: string },
+): { from?: Date; to?: Date } | undefined {
+  const start = from?.trim() ? parseDateBound(from, names.from).start : undefined;
+  const end = to?.trim() ? parseDateBound(to, names.to).end : undefined;
+  if (!start && !end) return undefined;
+  if (start && end && start >= end) throw ApiError.invalidField(names.from, `must not be after ${names.to}`);
+  return { from: start, to: end };
+}
+
+/** The bare ORCID iD (`0000-0002-1825-0097`) when the value is one, bare or as a URL; else undefined. */
+export function orcidOf(value: string): string | undefined {
+  return orcidUrl(value.trim())?.slice('https://orcid.org/'.length);
+}
