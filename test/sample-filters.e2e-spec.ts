@@ -162,6 +162,9 @@ describe('sample search filters', () => {
       expect(names(await search(`collector=${encodeURIComponent(`reefs ${tag}`)}`))).toEqual(['fiji']);
       expect(names(await search('collector=0000-0001-5109-3700'))).toEqual([]);
       expect(names(await search('collector=%25'))).toEqual([]);
+      expect((await refused(`collector=${'x'.repeat(256)}`)).errors).toEqual({
+        collector: ['must be at most 255 characters'],
+      });
     });
 
     it('bbox: inclusive bounds, across the antimeridian when minLon > maxLon; bad boxes are 400s', async () => {
@@ -291,7 +294,11 @@ describe('sample search filters', () => {
       ['collector by name', { collector: { name: 'tharp' } }, /idx_sample_collector_collector/],
       ['collector by ORCID', { collector: { orcid: '0000-0002-1825-0097' } }, /idx_sample_collector_collector/],
       ['bbox', { bbox: { minLon: -11, minLat: 51, maxLon: -5, maxLat: 56 } }, /idx_sample_(latitude|longitude)/],
-      ['bbox across 180°', { bbox: { minLon: 179, minLat: -20, maxLon: -179, maxLat: 15 } }, /idx_sample_latitude/],
+      [
+        'bbox across 180°',
+        { bbox: { minLon: 179, minLat: -20, maxLon: -179, maxLat: 15 } },
+        /idx_sample_(latitude|longitude)/,
+      ],
       [
         'sampling dates',
         { sampling: { from: new Date('2020-01-01'), to: new Date('2021-01-01') } },

@@ -23,6 +23,56 @@ export interface SampleSearchQuery {
   created_to?: string;
 }
 
+const DATE_BOUND =
+  'YYYY, YYYY-MM or YYYY-MM-DD (UTC; the whole year, month or day) or an ISO 8601 date-time with its zone';
+
+/**
+ * The search filters added for issue 13 as documented (OpenAPI) and bounded: GET /api/samples/
+ * (query parameters) and the export request (body properties) say and check the same.
+ */
+export const SAMPLE_FILTER_DOCS = {
+  registry_code: {
+    description: 'Registry code(s), comma-separated, any case (an unknown code is a 400)',
+    example: 'IEABC,IEXYZ',
+    maxLength: 2000,
+  },
+  parent: {
+    description:
+      'IGSN of a parent sample (suffix or DOI form, any case): its subsamples. A 400 when no sample with this ' +
+      'IGSN is visible to the caller',
+    example: '10.5072/IEABC0001',
+    maxLength: 255,
+  },
+  collector: {
+    description:
+      "A collector's ORCID iD (bare or as https://orcid.org/… URL: exact match) or a substring of the person's " +
+      "or institution's name (case and accents ignored)",
+    example: '0000-0002-1825-0097',
+    maxLength: 255,
+  },
+  bbox: {
+    description:
+      'minLon,minLat,maxLon,maxLat in decimal degrees (WGS84), bounds included, on the sample latitude and ' +
+      'longitude; minLon > maxLon crosses the antimeridian. Samples without coordinates never match',
+    example: '-10.5,51.4,-5.4,55.4',
+    maxLength: 255,
+  },
+  sampling_date_from: {
+    description: `Samples whose sampling period (start to end date) reaches this date or later: ${DATE_BOUND}`,
+    example: '2020',
+    maxLength: 64,
+  },
+  sampling_date_to: {
+    description: `Samples whose sampling period began on or before this date: ${DATE_BOUND}`,
+    example: '2024-06-30',
+    maxLength: 64,
+  },
+  created_from: { description: `Registered on or after: ${DATE_BOUND}`, example: '2025-01-01', maxLength: 64 },
+  created_to: { description: `Registered on or before: ${DATE_BOUND}`, example: '2025-12-31', maxLength: 64 },
+} as const satisfies Record<string, { description: string; example: string; maxLength: number }>;
+
+export type SampleFilterName = keyof typeof SAMPLE_FILTER_DOCS;
+
 /** Every filter of the sample search, in the order the OpenAPI document lists them. */
 export const SAMPLE_SEARCH_FILTERS = [
   'q',

@@ -235,17 +235,18 @@ export class SampleRepository {
   }
 
   /**
-   * A page of a search with its count. `text`: the condition has text patterns, whose best plan
-   * changes from one value to the next — a term expected to match few samples is collected in one
-   * pass with its exact count (searchCollected), anything broader pages along the newest-first
-   * index. Other conditions run as prepared statements, page and count side by side.
+   * A page of a search with its count. `valueDependent`: the condition's best plan changes from one
+   * value to the next (text patterns, a registry code, a box, a date range, …) — a condition expected
+   * to match few samples is collected in one pass with its exact count (searchCollected), anything
+   * broader pages along the newest-first index. Other conditions run as prepared statements, page
+   * and count side by side.
    */
   async searchWithCount(
     condition: SqlCondition,
     page: Omit<SamplePageRequest, 'prepared'>,
-    text: boolean,
+    valueDependent: boolean,
   ): Promise<{ rows: SampleRow[]; more: boolean; count: SampleCount }> {
-    if (!text) {
+    if (!valueDependent) {
       const [found, count] = await Promise.all([
         this.searchPage(condition, { ...page, prepared: true }),
         this.count(condition),
@@ -258,8 +259,8 @@ export class SampleRepository {
 
   /**
    * A search page and its exact count in one pass over the matches, for conditions the planner
-   * expects to match few rows (text patterns): every match is collected (on the trigram indexes,
-   * in no particular order, stopping one past EXACT_COUNT_LIMIT), then the page is sorted out of
+   * expects to match few rows (text patterns, selective filters): every match is collected (on the
+   * trigram or filter indexes, in no particular order, stopping one past EXACT_COUNT_LIMIT), then the page is sorted out of
    * them. Walking the newest-first index instead is fast only when matches are dense among recent
    * samples — a rare term whose matches are all old would walk most of the table — and a separate
    * count would search the trigram index twice. `estimate` is the planner's (see estimate()).

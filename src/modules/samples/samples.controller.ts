@@ -77,9 +77,10 @@ export class SamplesController {
   @ApiOkResponse({ type: SampleListResponse })
   @ApiBadRequestResponse({
     type: ErrorBody,
+    description: 'A parameter with a bad value, or one the search does not know; `errors` names each.',
     example: {
-      message: 'Invalid page_size: must be an integer between 1 and 2000.',
-      errors: { page_size: ['must be an integer between 1 and 2000'] },
+      message: 'Unknown query parameters: registry, colour.',
+      errors: { registry: ['is not a search parameter'], colour: ['is not a search parameter'] },
     },
   })
   async search(

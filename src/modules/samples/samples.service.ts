@@ -30,7 +30,14 @@ import {
   SampleRepository,
   isUniqueViolation,
 } from './sample.repository';
-import { SampleSearchQuery, orcidOf, parseBoundingBox, parseDateRange } from './sample-search';
+import {
+  SAMPLE_FILTER_DOCS,
+  SampleFilterName,
+  SampleSearchQuery,
+  orcidOf,
+  parseBoundingBox,
+  parseDateRange,
+} from './sample-search';
 import { SampleReferenceLookups, SampleReferences } from './sample-references';
 
 type SampleInput = UpdateSampleDto;
@@ -586,9 +593,11 @@ export class SamplesService {
   /** The filters added for issue 13 (registry code … creation date), parsed and checked: a bad value is a 400. */
   private async searchFilters(query: SampleSearchQuery, caller: SampleCaller | undefined): Promise<SampleFilters> {
     const filters: SampleFilters = {};
-    const given = (name: keyof SampleSearchQuery) => {
+    const given = (name: SampleFilterName) => {
       const value = query[name]?.trim();
-      if (value && value.length > 2000) throw ApiError.invalidField(name, 'must be at most 2000 characters');
+      const { maxLength } = SAMPLE_FILTER_DOCS[name];
+      if (value && value.length > maxLength)
+        throw ApiError.invalidField(name, `must be at most ${maxLength} characters`);
       return value || undefined;
     };
     const codes = given('registry_code')
@@ -607,7 +616,6 @@ export class SamplesService {
     if (parent !== undefined) filters.parentId = await this.visibleParentId(parent, caller);
     const collector = given('collector');
     if (collector !== undefined) {
-      if (collector.length > 255) throw ApiError.invalidField('collector', 'must be at most 255 characters');
       const orcid = orcidOf(collector);
       filters.collector = orcid ? { orcid } : { name: collector };
     }

@@ -4,11 +4,17 @@ import { applyDecorators } from '@nestjs/common';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { JOB_STATUSES } from '../../background-jobs/background-job.entity';
 import { SEARCH_SCOPES } from '../../samples/dto/sample-write.dto';
-import { SAMPLE_FILTER_DOCS } from '../../samples/sample-search.openapi';
+import { SAMPLE_FILTER_DOCS, SampleFilterName } from '../../samples/sample-search';
 import { EXPORT_FORMATS } from '../export-formats';
 
-/** An optional text parameter of the search; its meaning is checked by the search itself. */
-const SearchText = (): PropertyDecorator => applyDecorators(IsOptional(), IsString(), MaxLength(2000));
+/** An optional filter of the search, as documented there; its meaning is checked by the search itself. */
+const SearchFilter = (name: SampleFilterName): PropertyDecorator =>
+  applyDecorators(
+    ApiPropertyOptional(SAMPLE_FILTER_DOCS[name]),
+    IsOptional(),
+    IsString(),
+    MaxLength(SAMPLE_FILTER_DOCS[name].maxLength),
+  );
 
 /**
  * What to export: the search parameters of GET /api/samples/ (same meaning, same validation, same
@@ -50,36 +56,28 @@ export class SampleExportRequestDto {
   @MaxLength(2000)
   country?: string;
 
-  @ApiPropertyOptional(SAMPLE_FILTER_DOCS.registry_code)
-  @SearchText()
+  @SearchFilter('registry_code')
   registry_code?: string;
 
-  @ApiPropertyOptional(SAMPLE_FILTER_DOCS.parent)
-  @SearchText()
+  @SearchFilter('parent')
   parent?: string;
 
-  @ApiPropertyOptional(SAMPLE_FILTER_DOCS.collector)
-  @SearchText()
+  @SearchFilter('collector')
   collector?: string;
 
-  @ApiPropertyOptional(SAMPLE_FILTER_DOCS.bbox)
-  @SearchText()
+  @SearchFilter('bbox')
   bbox?: string;
 
-  @ApiPropertyOptional(SAMPLE_FILTER_DOCS.sampling_date_from)
-  @SearchText()
+  @SearchFilter('sampling_date_from')
   sampling_date_from?: string;
 
-  @ApiPropertyOptional(SAMPLE_FILTER_DOCS.sampling_date_to)
-  @SearchText()
+  @SearchFilter('sampling_date_to')
   sampling_date_to?: string;
 
-  @ApiPropertyOptional(SAMPLE_FILTER_DOCS.created_from)
-  @SearchText()
+  @SearchFilter('created_from')
   created_from?: string;
 
-  @ApiPropertyOptional(SAMPLE_FILTER_DOCS.created_to)
-  @SearchText()
+  @SearchFilter('created_to')
   created_to?: string;
 
   /** Whose samples: as in the search; the default for an export (which needs a token) is `personal`. */
