@@ -73,16 +73,11 @@ export const SAMPLE_FILTER_DOCS = {
 
 export type SampleFilterName = keyof typeof SAMPLE_FILTER_DOCS;
 
-/** Every filter of the sample search, in the order the OpenAPI document lists them. */
-export const SAMPLE_SEARCH_FILTERS = [
+/** Filters holding one value (text, an IGSN, a box, a date). */
+export const SEARCH_VALUE_FILTERS = [
   'q',
   'name',
   'igsn',
-  'object_type',
-  'country',
-  'scope',
-  'is_draft',
-  'registry_code',
   'parent',
   'collector',
   'bbox',
@@ -91,6 +86,16 @@ export const SAMPLE_SEARCH_FILTERS = [
   'created_from',
   'created_to',
 ] as const satisfies readonly (keyof SampleSearchQuery)[];
+
+/** Filters holding a comma-separated list. */
+export const SEARCH_LIST_FILTERS = [
+  'object_type',
+  'country',
+  'registry_code',
+] as const satisfies readonly (keyof SampleSearchQuery)[];
+
+/** Every filter of the sample search. */
+export const SAMPLE_SEARCH_FILTERS = [...SEARCH_VALUE_FILTERS, ...SEARCH_LIST_FILTERS, 'scope', 'is_draft'] as const;
 
 /** The parameters GET /api/samples/ accepts: the filters and the page. */
 const SEARCH_PARAMETERS: ReadonlySet<string> = new Set([...SAMPLE_SEARCH_FILTERS, 'page', 'page_size']);

@@ -32,6 +32,7 @@ import {
 } from './sample.repository';
 import {
   SAMPLE_FILTER_DOCS,
+  SEARCH_VALUE_FILTERS,
   SampleFilterName,
   SampleSearchQuery,
   orcidOf,
@@ -103,19 +104,7 @@ const SCALAR_FIELDS = [
 ] as const satisfies readonly (readonly [keyof SampleInput, keyof Sample])[];
 
 /** Filters whose selectivity depends on their value (see search()). */
-const VALUE_DEPENDENT_FILTERS = [
-  'q',
-  'name',
-  'igsn',
-  'registry_code',
-  'parent',
-  'collector',
-  'bbox',
-  'sampling_date_from',
-  'sampling_date_to',
-  'created_from',
-  'created_to',
-] as const satisfies readonly (keyof SampleSearchQuery)[];
+const VALUE_DEPENDENT_FILTERS = [...SEARCH_VALUE_FILTERS, 'registry_code'] as const;
 
 function likePattern(value: string): string {
   return `%${value.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
