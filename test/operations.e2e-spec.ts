@@ -94,7 +94,7 @@ describe('operations', () => {
     it('logs one short JSON line per request: route, status, duration, ids, IP; secrets in the query redacted', async () => {
       const user = await createUserWithToken(app);
       await http()
-        .get('/api/samples/?q=rock&token=abc.def.ghi&password=hunter2&page_size=5')
+        .get('/api/users/me/?q=rock&token=abc.def.ghi&password=hunter2&page_size=5')
         .set(user.auth)
         .set('X-Request-Id', 'ops-log-1')
         .expect(200);
@@ -103,8 +103,8 @@ describe('operations', () => {
         level: 30,
         msg: 'request completed',
         method: 'GET',
-        route: '/api/samples',
-        url: '/api/samples/?q=rock&token=[redacted]&password=[redacted]&page_size=5',
+        route: '/api/users/me',
+        url: '/api/users/me/?q=rock&token=[redacted]&password=[redacted]&page_size=5',
         status: 200,
         userId: user.userId,
         ip: expect.stringMatching(/127\.0\.0\.1/),

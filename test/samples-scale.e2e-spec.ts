@@ -5,6 +5,8 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../src/core/clock';
 import { SampleAccessPolicy } from '../src/modules/samples/sample-access.policy';
 import { EXACT_COUNT_LIMIT, SampleRepository } from '../src/modules/samples/sample.repository';
+import { SampleSearchQuery } from '../src/modules/samples/sample-search';
+import { SamplesService } from '../src/modules/samples/samples.service';
 import { TestUser, createRegistrant, createUserWithToken } from './support/auth';
 import { createTestApp } from './support/test-app';
 import { testConfig } from './support/test-environment';
@@ -97,7 +99,8 @@ describe('sample list plans after a bulk load', () => {
       );
     expect(stats.analysed).toBe(true);
 
-    const list = await http().get('/api/samples/?page_size=25').expect(200);
+    // This run's other suites register public samples meanwhile: the list is narrowed to this code.
+    const list = await http().get(`/api/samples/?registry_code=${owner.code}&page_size=25`).expect(200);
     expect(list.body.data).toHaveLength(25);
     expect(list.body.data[0].parent_sample).toBe(parentIgsn);
     expectIndexedPlans(await publicListPlans());
@@ -141,6 +144,34 @@ describe('sample list plans after a bulk load', () => {
     expect(last.body.data).toHaveLength(total - (lastPage - 1) * 25);
     expect(last.body.previous).toContain(`page=${lastPage - 1}`);
   }, 60_000);
+
+  it('counts a broad filter like a broad text search: an estimate beyond the limit, exact on the last page', async () => {
+    const first = await http().get(`/api/samples/?registry_code=${owner.code}&page_size=2000`).expect(200);
+    expect(first.body).toMatchObject({ count_exact: false, next: expect.stringContaining('page=2') });
+    expect(first.body.count).toBeGreaterThan(EXACT_COUNT_LIMIT);
+    const pages = Math.ceil(first.body.count / 2000) + 1;
+    let last = first;
+    for (let page = 2; page <= pages && last.body.next; page++) {
+      last = await http().get(`/api/samples/?registry_code=${owner.code}&page_size=2000&page=${page}`).expect(200);
+    }
+    expect(last.body).toMatchObject({ count_exact: true, next: null });
+    expect(last.body.count).toBeGreaterThan(EXACT_COUNT_LIMIT);
+  }, 60_000);
+
+  it.each<[string, (code: string) => SampleSearchQuery, RegExp]>([
+    ['registry_code', (code) => ({ registry_code: code }), /idx_sample_registry_code/],
+    ['collector', () => ({ collector: 'nobody by this name' }), /idx_sample_collector_collector/],
+    ['bbox', () => ({ bbox: '-60,-60,-59.5,-59.5' }), /idx_sample_(latitude|longitude)/],
+    ['sampling dates', () => ({ sampling_date_from: '1900', sampling_date_to: '1901' }), /idx_sample_sampling_period/],
+    ['creation dates', () => ({ created_to: '2001' }), /idx_sample_(public|newest)/],
+    ['q (other names too)', () => ({ q: 'zqxj' }), /idx_sample_other_names_trgm/],
+  ])('starts a selective %s search from its index, with real statistics', async (_name, query, index) => {
+    const { code } = await createRegistrant(app); // a code with no samples
+    const { where, params } = await app.get(SamplesService).searchCondition(query(code), undefined);
+    const plans = await app.get(SampleRepository).explainSearchPage({ sql: where, params }, { limit: 25, offset: 0 });
+    expect(plans.ids).toMatch(index);
+    expect(plans.ids).not.toMatch(/Seq Scan on sample\b/);
+  });
 
   it('answers a statement timeout with 503 and Retry-After, never 500', async () => {
     const config = testConfig();

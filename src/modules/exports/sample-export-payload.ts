@@ -1,4 +1,4 @@
-import { SampleSearchQuery } from '../samples/samples.service';
+import { SAMPLE_SEARCH_FILTERS, SampleSearchQuery } from '../samples/sample-search';
 import { EXPORT_FORMATS, ExportFormat } from './export-formats';
 
 /**
@@ -12,15 +12,16 @@ export interface SampleExportPayload {
   user_id: number;
 }
 
-const QUERY_KEYS = ['q', 'name', 'igsn', 'object_type', 'country', 'scope', 'is_draft'] as const;
-
 /** The payload of a stored job, or undefined when it is not one (a row written by hand, a newer version). */
 export function readExportPayload(payload: Record<string, unknown>): SampleExportPayload | undefined {
   const { format, query, user_id: userId } = payload;
   if (typeof format !== 'string' || !(EXPORT_FORMATS as readonly string[]).includes(format)) return undefined;
   if (typeof userId !== 'number' || typeof query !== 'object' || query === null) return undefined;
+  // A filter this version does not know would be dropped silently, exporting more than was asked.
+  const known: readonly string[] = SAMPLE_SEARCH_FILTERS;
+  if (Object.keys(query).some((key) => !known.includes(key))) return undefined;
   const search: SampleSearchQuery = {};
-  for (const key of QUERY_KEYS) {
+  for (const key of SAMPLE_SEARCH_FILTERS) {
     const value = (query as Record<string, unknown>)[key];
     if (typeof value === 'string') search[key] = value;
     else if (value !== undefined) return undefined;

@@ -6,24 +6,23 @@ import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
 import { ApiError } from '../../core/http/api-error';
 import { BackgroundJobsService } from '../background-jobs/background-jobs.service';
-import { SampleSearchQuery, SamplesService } from '../samples/samples.service';
+import { SEARCH_LIST_FILTERS, SEARCH_VALUE_FILTERS, SampleSearchQuery } from '../samples/sample-search';
+import { SamplesService } from '../samples/samples.service';
 import { SampleExportQueued, SampleExportRequestDto } from './dto/sample-export.dto';
 import { EXPORT_FORMATS, ExportFormat } from './export-formats';
 import { SampleExportPayload } from './sample-export-payload';
 
-const TEXT_PARAMETERS = ['q', 'name', 'igsn'] as const;
-const LIST_PARAMETERS = ['object_type', 'country'] as const;
 /** What a client over its concurrent-export limit is told to wait: about one small export. */
 const EXPORT_RETRY_AFTER_SECONDS = 30;
 
 /** The search as it is stored in the job: trimmed, blanks dropped, lists tidied, the scope explicit. */
 export function normaliseExportQuery(input: SampleExportRequestDto): SampleSearchQuery {
   const query: SampleSearchQuery = {};
-  for (const key of TEXT_PARAMETERS) {
+  for (const key of SEARCH_VALUE_FILTERS) {
     const value = input[key]?.trim();
     if (value) query[key] = value;
   }
-  for (const key of LIST_PARAMETERS) {
+  for (const key of SEARCH_LIST_FILTERS) {
     const parts = (input[key] ?? '')
       .split(',')
       .map((part) => part.trim())

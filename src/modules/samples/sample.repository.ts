@@ -5,7 +5,9 @@ import type { QueryResultRow } from 'pg';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { pooledQuery } from '../../core/database/prepared-query';
 import { analyzeStaleTables } from '../../core/database/table-statistics';
+import { escapeLike } from '../vocabularies/common/label-search';
 import { SqlCondition } from './sample-access.policy';
+import { BoundingBox } from './sample-search';
 import { FLAT_SAMPLE_JOINS, FlatColumnSql, SAMPLE_VOCABULARY_JOINS } from './sample-flat-columns';
 import { SampleRow } from './sample.mapper';
 import { Sample, SampleCollector } from './sample.entity';
@@ -62,6 +64,17 @@ export const SAMPLE_DETAIL = `
        WHERE sc.sample_id = s.id
     ) col ON true`;
 
+/**
+ * The period a sample was taken in, as indexed by idx_sample_sampling_period: start to end, either
+ * alone when the other is missing; the index (and the search) leaves out samples with neither.
+ */
+const SAMPLING_PERIOD = `tstzrange(least(s.sampling_start_date, s.sampling_end_date),
+                                   greatest(s.sampling_start_date, s.sampling_end_date), '[]')`;
+const SAMPLING_PERIOD_PRESENT = 'COALESCE(s.sampling_start_date, s.sampling_end_date) IS NOT NULL';
+
+/** Every name of a sample besides its own, as one lower-cased text the trigram index covers. */
+export const OTHER_NAMES_TEXT = 'sample_other_names_text(s.other_names)';
+
 const BY_IGSN = `${SAMPLE_DETAIL} WHERE s.igsn = $1`;
 const BY_IDS = `${SAMPLE_DETAIL} WHERE s.id = ANY($1::bigint[])`;
 
@@ -96,6 +109,23 @@ export interface SamplePageRequest {
 export interface SampleCount {
   count: number;
   exact: boolean;
+}
+
+/** A time range `[from, to)`; a missing bound is open. */
+export interface TimeRange {
+  from?: Date;
+  to?: Date;
+}
+
+/** The search filters that SampleRepository.filterClauses turns into SQL, parsed and checked. */
+export interface SampleFilters {
+  registryCodes?: string[];
+  parentId?: string;
+  /** Collectors by ORCID iD (bare, upper case) or by a substring of the person's or institution's name. */
+  collector?: { orcid: string } | { name: string };
+  bbox?: BoundingBox;
+  sampling?: TimeRange;
+  created?: TimeRange;
 }
 
 /** Sample columns (database names) an INSERT of many rows may set, as one JSON record each. */
@@ -144,6 +174,54 @@ export class SampleRepository {
   }
 
   /**
+   * SQL conditions on alias `s` for the filters; their values are appended to `params` (so the
+   * placeholders continue the caller's numbering). Each selective filter has an index to start from
+   * (migration SampleSearchFilters).
+   */
+  filterClauses(filters: SampleFilters, params: unknown[]): string[] {
+    const clauses: string[] = [];
+    const value = (v: unknown) => `$${params.push(v)}`;
+    if (filters.registryCodes) clauses.push(`s.registry_code = ANY(${value(filters.registryCodes)}::text[])`);
+    if (filters.parentId !== undefined) clauses.push(`s.parent_sample_id = ${value(filters.parentId)}::bigint`);
+    if (filters.collector) {
+      // Collectors (a person, an institution, or both) are few beside samples: the matching ones
+      // are found first, then their samples on sample_collector's collector index.
+      let match: string;
+      if ('orcid' in filters.collector) {
+        match = `i.individual_uri ~* ${value(`^(https?://(www\\.)?orcid\\.org/)?${filters.collector.orcid}/?$`)}`;
+      } else {
+        const pattern = `'%' || lower(immutable_unaccent(${value(escapeLike(filters.collector.name))})) || '%'`;
+        match = `(lower(immutable_unaccent(i.label)) LIKE ${pattern} OR lower(immutable_unaccent(i.alt_label)) LIKE ${pattern}
+                  OR lower(immutable_unaccent(inst.label)) LIKE ${pattern})`;
+      }
+      clauses.push(`s.id IN (SELECT sc.sample_id FROM sample_collector sc WHERE sc.collector_id IN (
+                      SELECT c.id FROM collector c
+                        LEFT JOIN individual i ON i.id = c.individual_id
+                        LEFT JOIN institution inst ON inst.id = c.institution_id
+                       WHERE ${match}))`);
+    }
+    const box = filters.bbox;
+    if (box) {
+      const lat = `s.latitude BETWEEN ${value(box.minLat)}::float8 AND ${value(box.maxLat)}::float8`;
+      const [west, east] = [value(box.minLon), value(box.maxLon)];
+      // minLon > maxLon: the box crosses the antimeridian (180°) and holds both sides of it.
+      const lon =
+        box.minLon <= box.maxLon
+          ? `s.longitude BETWEEN ${west}::float8 AND ${east}::float8`
+          : `(s.longitude >= ${west}::float8 OR s.longitude <= ${east}::float8)`;
+      clauses.push(`${lat} AND ${lon}`);
+    }
+    if (filters.sampling) {
+      // A sample taken over days matches when that period overlaps the range (GiST index).
+      clauses.push(`${SAMPLING_PERIOD_PRESENT} AND ${SAMPLING_PERIOD}
+                      && tstzrange(${value(filters.sampling.from ?? null)}::timestamptz, ${value(filters.sampling.to ?? null)}::timestamptz, '[)')`);
+    }
+    if (filters.created?.from) clauses.push(`s.created_at >= ${value(filters.created.from)}::timestamptz`);
+    if (filters.created?.to) clauses.push(`s.created_at < ${value(filters.created.to)}::timestamptz`);
+    return clauses;
+  }
+
+  /**
    * One page of a search, newest first then id: `limit` rows after `offset`, and whether more
    * follow (one extra id is read, so `next` never depends on the count being exact).
    */
@@ -157,17 +235,18 @@ export class SampleRepository {
   }
 
   /**
-   * A page of a search with its count. `text`: the condition has text patterns, whose best plan
-   * changes from one value to the next — a term expected to match few samples is collected in one
-   * pass with its exact count (searchCollected), anything broader pages along the newest-first
-   * index. Other conditions run as prepared statements, page and count side by side.
+   * A page of a search with its count. `valueDependent`: the condition's best plan changes from one
+   * value to the next (text patterns, a registry code, a box, a date range, …) — a condition expected
+   * to match few samples is collected in one pass with its exact count (searchCollected), anything
+   * broader pages along the newest-first index. Other conditions run as prepared statements, page
+   * and count side by side.
    */
   async searchWithCount(
     condition: SqlCondition,
     page: Omit<SamplePageRequest, 'prepared'>,
-    text: boolean,
+    valueDependent: boolean,
   ): Promise<{ rows: SampleRow[]; more: boolean; count: SampleCount }> {
-    if (!text) {
+    if (!valueDependent) {
       const [found, count] = await Promise.all([
         this.searchPage(condition, { ...page, prepared: true }),
         this.count(condition),
@@ -180,8 +259,8 @@ export class SampleRepository {
 
   /**
    * A search page and its exact count in one pass over the matches, for conditions the planner
-   * expects to match few rows (text patterns): every match is collected (on the trigram indexes,
-   * in no particular order, stopping one past EXACT_COUNT_LIMIT), then the page is sorted out of
+   * expects to match few rows (text patterns, selective filters): every match is collected (on the
+   * trigram or filter indexes, in no particular order, stopping one past EXACT_COUNT_LIMIT), then the page is sorted out of
    * them. Walking the newest-first index instead is fast only when matches are dense among recent
    * samples — a rare term whose matches are all old would walk most of the table — and a separate
    * count would search the trigram index twice. `estimate` is the planner's (see estimate()).

@@ -24,6 +24,8 @@ import { ApiSampleRepresentations } from '../metadata-formats/sample-formats.ope
 import { CreateSampleDto, DeactivateSampleDto, SEARCH_SCOPES, UpdateSampleDto } from './dto/sample-write.dto';
 import { SampleListResponse, SampleResponse } from './dto/sample.dto';
 import { ApiIgsnPath } from './igsn-path.openapi';
+import { ApiSampleFilterQueries } from './sample-search.openapi';
+import { refuseUnknownSearchParameters } from './sample-search';
 import { SamplesService } from './samples.service';
 import { AnonymousReadLimit } from '../../core/http/anonymous-read-limit.guard';
 
@@ -53,7 +55,12 @@ export class SamplesController {
     summary:
       'Search samples. Anonymous callers see public published samples; with a token the default scope is personal.',
   })
-  @ApiQuery({ name: 'q', required: false, description: 'Substring of IGSN or sample name', schema: TEXT_FILTER })
+  @ApiQuery({
+    name: 'q',
+    required: false,
+    description: 'Substring of the IGSN, the sample name or one of its other names',
+    schema: TEXT_FILTER,
+  })
   @ApiQuery({ name: 'name', required: false, description: 'Substring of the sample name', schema: TEXT_FILTER })
   @ApiQuery({ name: 'igsn', required: false, description: 'Substring of the IGSN', schema: TEXT_FILTER })
   @ApiQuery({ name: 'object_type', required: false, description: 'Leaf label(s), comma-separated', type: String })
@@ -65,13 +72,15 @@ export class SamplesController {
   })
   @ApiQuery({ name: 'scope', required: false, enum: SEARCH_SCOPES })
   @ApiQuery({ name: 'is_draft', required: false, enum: ['true', 'false'] })
+  @ApiSampleFilterQueries()
   @ApiPageQuery({ defaultSize: 25, maxSize: 2000 })
   @ApiOkResponse({ type: SampleListResponse })
   @ApiBadRequestResponse({
     type: ErrorBody,
+    description: 'A parameter with a bad value, or one the search does not know; `errors` names each.',
     example: {
-      message: 'Invalid page_size: must be an integer between 1 and 2000.',
-      errors: { page_size: ['must be an integer between 1 and 2000'] },
+      message: 'Unknown query parameters: registry, colour.',
+      errors: { registry: ['is not a search parameter'], colour: ['is not a search parameter'] },
     },
   })
   async search(
@@ -79,6 +88,7 @@ export class SamplesController {
     @Query() query: Record<string, string | undefined>,
     @CurrentUser() user?: AuthenticatedUser,
   ): Promise<SampleListResponse> {
+    refuseUnknownSearchParameters(Object.keys(query));
     const page = parsePageRequest(query, { defaultSize: 25, maxSize: 2000 });
     for (const [name, value] of Object.entries(query)) {
       if (typeof value !== 'string') throw ApiError.invalidField(name, 'give this parameter once');

@@ -7,6 +7,7 @@ import { ApiError } from '../../core/http/api-error';
 import { FieldErrors } from '../../core/http/error-body';
 import { PageRequest } from '../../core/http/pagination';
 import { ObjectTypeResolver } from '../vocabularies/object-type.resolver';
+import { AccountsService } from '../accounts/accounts.service';
 import { VocabulariesService } from '../vocabularies/vocabularies.service';
 import {
   CreateSampleDto,
@@ -22,7 +23,23 @@ import { IgsnService } from './igsn.service';
 import { SampleAccessPolicy, SampleCaller, SqlCondition } from './sample-access.policy';
 import { SampleMapper, SampleRow, accessFacts } from './sample.mapper';
 import { Sample, StoreStatus } from './sample.entity';
-import { SampleCount, SampleRecord, SampleRepository, isUniqueViolation } from './sample.repository';
+import {
+  OTHER_NAMES_TEXT,
+  SampleCount,
+  SampleFilters,
+  SampleRecord,
+  SampleRepository,
+  isUniqueViolation,
+} from './sample.repository';
+import {
+  SAMPLE_FILTER_DOCS,
+  SEARCH_VALUE_FILTERS,
+  SampleFilterName,
+  SampleSearchQuery,
+  orcidOf,
+  parseBoundingBox,
+  parseDateRange,
+} from './sample-search';
 import { SampleReferenceLookups, SampleReferences } from './sample-references';
 
 type SampleInput = UpdateSampleDto;
@@ -58,16 +75,6 @@ export interface SampleWriteExtras {
   legacySampleType?: string;
   /** Update only: text appended, after a blank line, to the field's value (the stored one unless the body sets it). */
   append?: Partial<Record<AppendableField, string>>;
-}
-
-export interface SampleSearchQuery {
-  q?: string;
-  name?: string;
-  igsn?: string;
-  object_type?: string;
-  country?: string;
-  scope?: string;
-  is_draft?: string;
 }
 
 /** Plain scalar fields copied as given (after DTO validation and trimming). */
@@ -139,6 +146,9 @@ function withAppended(sample: Sample, dto: UpdateSampleDto, append: SampleWriteE
   return result;
 }
 
+/** Filters whose selectivity depends on their value (see search()). */
+const VALUE_DEPENDENT_FILTERS = [...SEARCH_VALUE_FILTERS, 'registry_code'] as const;
+
 function likePattern(value: string): string {
   return `%${value.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
@@ -161,6 +171,7 @@ export class SamplesService {
     private readonly objectTypes: ObjectTypeResolver,
     private readonly vocabularies: VocabulariesService,
     private readonly clock: Clock,
+    private readonly accounts: AccountsService,
   ) {}
 
   /** POST /api/samples/: publishes unless `is_draft: true`. */
@@ -577,7 +588,8 @@ export class SamplesService {
     if (q !== undefined) {
       const igsnPart = q.startsWith(`${this.igsn.doiPrefix}/`) ? q.slice(this.igsn.doiPrefix.length + 1) : q;
       clauses.push(
-        `(s.igsn LIKE $${params.push(likePattern(igsnPart.toUpperCase()))} OR lower(s.name) LIKE $${params.push(likePattern(q.toLowerCase()))})`,
+        `(s.igsn LIKE $${params.push(likePattern(igsnPart.toUpperCase()))} OR lower(s.name) LIKE $${params.push(likePattern(q.toLowerCase()))}
+          OR ${OTHER_NAMES_TEXT} LIKE $${params.length})`,
       );
     }
     const name = text('name');
@@ -612,7 +624,63 @@ export class SamplesService {
       }
       clauses.push(`s.country = ANY($${params.push(codes)}::text[])`);
     }
+    clauses.push(...this.samples.filterClauses(await this.searchFilters(query, caller), params));
     return { where: clauses.join(' AND '), params, caller };
+  }
+
+  /** The filters added for issue 13 (registry code … creation date), parsed and checked: a bad value is a 400. */
+  private async searchFilters(query: SampleSearchQuery, caller: SampleCaller | undefined): Promise<SampleFilters> {
+    const filters: SampleFilters = {};
+    const given = (name: SampleFilterName) => {
+      const value = query[name]?.trim();
+      const { maxLength } = SAMPLE_FILTER_DOCS[name];
+      if (value && value.length > maxLength)
+        throw ApiError.invalidField(name, `must be at most ${maxLength} characters`);
+      return value || undefined;
+    };
+    const codes = given('registry_code')
+      ?.split(',')
+      .map((code) => code.trim().toUpperCase())
+      .filter(Boolean);
+    if (codes?.length) {
+      for (const code of codes) {
+        if (!(await this.accounts.registryCodeOwner(code))) {
+          throw ApiError.invalidField('registry_code', `"${code}" is not a registry code`);
+        }
+      }
+      filters.registryCodes = codes;
+    }
+    const parent = given('parent');
+    if (parent !== undefined) filters.parentId = await this.visibleParentId(parent, caller);
+    const collector = given('collector');
+    if (collector !== undefined) {
+      const orcid = orcidOf(collector);
+      filters.collector = orcid ? { orcid } : { name: collector };
+    }
+    const bbox = given('bbox');
+    if (bbox !== undefined) filters.bbox = parseBoundingBox(bbox);
+    filters.sampling = parseDateRange(given('sampling_date_from'), given('sampling_date_to'), {
+      from: 'sampling_date_from',
+      to: 'sampling_date_to',
+    });
+    filters.created = parseDateRange(given('created_from'), given('created_to'), {
+      from: 'created_from',
+      to: 'created_to',
+    });
+    return filters;
+  }
+
+  /**
+   * The id of the sample `parent` names, when the caller may see it. A parent that does not exist
+   * and one the caller may not see get the same 400, so the filter reveals nothing about hidden samples.
+   */
+  private async visibleParentId(parent: string, caller: SampleCaller | undefined): Promise<string> {
+    const suffix = this.igsn.parse(parent);
+    const row = suffix === undefined ? undefined : await this.samples.byIgsn(suffix);
+    if (!row || !this.policy.canView(accessFacts(row), caller, this.clock.now())) {
+      throw ApiError.invalidField('parent', `no sample ${parent} that you may see`);
+    }
+    return String(row.id);
   }
 
   /**
@@ -626,11 +694,13 @@ export class SamplesService {
   ): Promise<{ count: SampleCount; more: boolean; data: SampleDto[] }> {
     const { where, params, caller } = await this.searchCondition(query, user);
     const condition: SqlCondition = { sql: where, params };
-    const text = [query.q, query.name, query.igsn].some((value) => value !== undefined && value.trim() !== '');
+    // Conditions whose best plan depends on the values (a rare name or a common one, a small box
+    // or the whole globe) are planned for their values; the others run as prepared statements.
+    const valueDependent = VALUE_DEPENDENT_FILTERS.some((name) => query[name]?.trim());
     const { count, ...found } = await this.samples.searchWithCount(
       condition,
       { limit: page.pageSize, offset: page.offset },
-      text,
+      valueDependent,
     );
     return {
       count: this.settle(count, page, found.rows.length, found.more),

@@ -1,9 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
+import { applyDecorators } from '@nestjs/common';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { JOB_STATUSES } from '../../background-jobs/background-job.entity';
 import { SEARCH_SCOPES } from '../../samples/dto/sample-write.dto';
+import { SAMPLE_FILTER_DOCS, SampleFilterName } from '../../samples/sample-search';
 import { EXPORT_FORMATS } from '../export-formats';
+
+/** An optional filter of the search, as documented there; its meaning is checked by the search itself. */
+const SearchFilter = (name: SampleFilterName): PropertyDecorator =>
+  applyDecorators(
+    ApiPropertyOptional(SAMPLE_FILTER_DOCS[name]),
+    IsOptional(),
+    IsString(),
+    MaxLength(SAMPLE_FILTER_DOCS[name].maxLength),
+  );
 
 /**
  * What to export: the search parameters of GET /api/samples/ (same meaning, same validation, same
@@ -12,7 +23,7 @@ import { EXPORT_FORMATS } from '../export-formats';
  * export holds every match.
  */
 export class SampleExportRequestDto {
-  /** Substring of IGSN or sample name. */
+  /** Substring of the IGSN, the sample name or one of its other names. */
   @ApiPropertyOptional({ example: 'basalt' })
   @IsOptional()
   @IsString()
@@ -44,6 +55,30 @@ export class SampleExportRequestDto {
   @IsString()
   @MaxLength(2000)
   country?: string;
+
+  @SearchFilter('registry_code')
+  registry_code?: string;
+
+  @SearchFilter('parent')
+  parent?: string;
+
+  @SearchFilter('collector')
+  collector?: string;
+
+  @SearchFilter('bbox')
+  bbox?: string;
+
+  @SearchFilter('sampling_date_from')
+  sampling_date_from?: string;
+
+  @SearchFilter('sampling_date_to')
+  sampling_date_to?: string;
+
+  @SearchFilter('created_from')
+  created_from?: string;
+
+  @SearchFilter('created_to')
+  created_to?: string;
 
   /** Whose samples: as in the search; the default for an export (which needs a token) is `personal`. */
   @ApiPropertyOptional({ enum: SEARCH_SCOPES, default: 'personal' })
