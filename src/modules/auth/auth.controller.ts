@@ -39,6 +39,24 @@ const FORM_OR_JSON = ['application/json', 'application/x-www-form-urlencoded'];
 const TOO_MANY = { type: ErrorBody, example: { message: 'Too many attempts; try again in 42 seconds.', errors: {} } };
 const INVALID_REFRESH = { type: ErrorBody, example: { message: INVALID_REFRESH_MESSAGE, errors: {} } };
 
+/**
+ * A connection-issued pair stands for an integration acting for the user, not the user at their
+ * developer settings: it may not mint developer tokens (which would outlive the connection) nor
+ * revoke the user's developer tokens.
+ */
+function refuseConnectionToken(caller: AuthenticatedUser, action: string): void {
+  if (caller.tokenKind === 'connection') {
+    throw ApiError.forbidden(`Tokens issued to an integration connection cannot ${action}.`);
+  }
+}
+
+const CONNECTION_TOKEN_FORBIDDEN = (action: string) => ({
+  type: ErrorBody,
+  example: { message: `Tokens issued to an integration connection cannot ${action}.`, errors: {} },
+});
+const CREATE_DEVELOPER_TOKENS = 'create developer tokens';
+const REVOKE_ALL = 'revoke developer tokens';
+
 @ApiTags('auth')
 @Controller('auth')
 export class AuthController {
@@ -106,7 +124,9 @@ export class AuthController {
   })
   @ApiOkResponse({ type: RevokedCountResponse })
   @ApiUnauthorizedResponse({ type: ErrorBody })
+  @ApiForbiddenResponse(CONNECTION_TOKEN_FORBIDDEN(REVOKE_ALL))
   async blacklistAll(@CurrentUser() caller: AuthenticatedUser): Promise<RevokedCountResponse> {
+    refuseConnectionToken(caller, REVOKE_ALL);
     return { data: { revoked_count: await this.tokens.revokeAllDeveloperPairs(caller.userId) } };
   }
 
@@ -152,6 +172,7 @@ export class AuthController {
     example: { message: 'Generating developer tokens requires upload permission.', errors: {} },
   })
   async createDeveloperToken(@CurrentUser() caller: AuthenticatedUser): Promise<DeveloperTokenCreatedResponse> {
+    refuseConnectionToken(caller, CREATE_DEVELOPER_TOKENS);
     if (!caller.uploadPermission) throw ApiError.forbidden('Generating developer tokens requires upload permission.');
     const pair = await this.tokens.issuePair(caller.userId, 'developer');
     return {
