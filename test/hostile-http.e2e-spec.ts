@@ -218,7 +218,7 @@ describe('hostile and odd HTTP input', () => {
       await exchange(sign({ sub: 'idp-2', email: user.email, email_verified: true })).expect(200);
     });
 
-    it('gives tokens that can neither create developer tokens nor blacklist-all (403)', async () => {
+    it('gives tokens that can neither create developer tokens nor revoke them, one or all (403)', async () => {
       const user = await createUserWithToken(app);
       const developer = (await http().post('/api/auth/developer-tokens/').set(user.auth).expect(201)).body.data;
       const pair = (await exchange(sign({ sub: 'idp-3', email: user.email })).expect(200)).body.data;
@@ -231,6 +231,7 @@ describe('hostile and odd HTTP input', () => {
       });
       const all = await http().delete('/api/auth/token/blacklist-all/').set(connection).expect(403);
       expect(all.body.message).toBe('Tokens issued to an integration connection cannot revoke developer tokens.');
+      await http().delete(`/api/auth/developer-tokens/${developer.id}/`).set(connection).expect(403);
 
       // Nothing was created or revoked; the user's own session still may.
       const list = await http().get('/api/auth/developer-tokens/').set(user.auth).expect(200);

@@ -42,7 +42,7 @@ const INVALID_REFRESH = { type: ErrorBody, example: { message: INVALID_REFRESH_M
 /**
  * A connection-issued pair stands for an integration acting for the user, not the user at their
  * developer settings: it may not mint developer tokens (which would outlive the connection) nor
- * revoke the user's developer tokens.
+ * revoke the user's developer tokens (one or all).
  */
 function refuseConnectionToken(caller: AuthenticatedUser, action: string): void {
   if (caller.tokenKind === 'connection') {
@@ -55,7 +55,7 @@ const CONNECTION_TOKEN_FORBIDDEN = (action: string) => ({
   example: { message: `Tokens issued to an integration connection cannot ${action}.`, errors: {} },
 });
 const CREATE_DEVELOPER_TOKENS = 'create developer tokens';
-const REVOKE_ALL = 'revoke developer tokens';
+const REVOKE_DEVELOPER_TOKENS = 'revoke developer tokens';
 
 @ApiTags('auth')
 @Controller('auth')
@@ -124,9 +124,9 @@ export class AuthController {
   })
   @ApiOkResponse({ type: RevokedCountResponse })
   @ApiUnauthorizedResponse({ type: ErrorBody })
-  @ApiForbiddenResponse(CONNECTION_TOKEN_FORBIDDEN(REVOKE_ALL))
+  @ApiForbiddenResponse(CONNECTION_TOKEN_FORBIDDEN(REVOKE_DEVELOPER_TOKENS))
   async blacklistAll(@CurrentUser() caller: AuthenticatedUser): Promise<RevokedCountResponse> {
-    refuseConnectionToken(caller, REVOKE_ALL);
+    refuseConnectionToken(caller, REVOKE_DEVELOPER_TOKENS);
     return { data: { revoked_count: await this.tokens.revokeAllDeveloperPairs(caller.userId) } };
   }
 
@@ -169,6 +169,7 @@ export class AuthController {
   @ApiCreatedResponse({ type: DeveloperTokenCreatedResponse })
   @ApiForbiddenResponse({
     type: ErrorBody,
+    description: 'Without upload permission, or with a token issued to an integration connection.',
     example: { message: 'Generating developer tokens requires upload permission.', errors: {} },
   })
   async createDeveloperToken(@CurrentUser() caller: AuthenticatedUser): Promise<DeveloperTokenCreatedResponse> {
@@ -209,7 +210,9 @@ export class AuthController {
   @ApiOperation({ summary: 'Revoke one developer token pair.' })
   @ApiNoContentResponse()
   @ApiNotFoundResponse({ type: ErrorBody, example: { message: 'Developer token not found.', errors: {} } })
+  @ApiForbiddenResponse(CONNECTION_TOKEN_FORBIDDEN(REVOKE_DEVELOPER_TOKENS))
   async deleteDeveloperToken(@CurrentUser() caller: AuthenticatedUser, @Param('id') id: string): Promise<void> {
+    refuseConnectionToken(caller, REVOKE_DEVELOPER_TOKENS);
     await this.tokens.revokeDeveloperPair(caller.userId, id);
   }
 }
