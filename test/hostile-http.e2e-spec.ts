@@ -306,6 +306,13 @@ describe('hostile and odd HTTP input', () => {
       expect(row.revoked_reason).toBe('refresh-token-reuse');
       // Other pairs of the user are not touched.
       await me(user.accessToken).expect(200);
+
+      // The same when the rotated token is presented to blacklist.
+      const other = await developerPair(user);
+      const next = (await rotate(other.refresh).expect(200)).body.data;
+      const blacklisted = await http().post('/api/auth/token/blacklist/').send({ refresh: other.refresh }).expect(401);
+      expect(blacklisted.body).toEqual(INVALID_REFRESH);
+      await me(next.access).expect(401);
     });
 
     it('does not revoke anything for a forged token naming the pair', async () => {
