@@ -25,8 +25,9 @@ import { TokenService } from './token.service';
 const MINUTE_MS = 60_000;
 
 /**
- * Which account an attempt is against: the email of a login (its bucket: every spelling that could
- * sign in to one account counts against that account), the verified subject of a refresh token. A forged or unreadable token counts against the caller's IP instead.
+ * Which account an attempt is against: the email of a login (by emailBucket, so every spelling that
+ * could sign in to one account counts against it), the verified subject of a refresh token. A
+ * forged or unreadable token counts against the caller's IP instead.
  */
 function accountTracker(key: KeyObject) {
   return (req: Record<string, unknown>): string => {

@@ -140,10 +140,10 @@ export class ConnectionService {
     if (typeof claims === 'string' || typeof claims.exp !== 'number') throw ApiError.unauthorized(INVALID_ID_TOKEN);
     const orcid = typeof claims.sub === 'string' ? claims.sub.replace(/^https?:\/\/orcid\.org\//, '') : undefined;
     const byOrcid = orcid ? await this.accounts.findByOrcid(orcid) : undefined;
-    if (!byOrcid && typeof claims.email === 'string' && verifiedEmail(claims) === undefined) {
+    const email = verifiedEmail(claims);
+    if (!byOrcid && typeof claims.email === 'string' && email === undefined) {
       throw ApiError.unauthorized('The identity provider has not verified this email address.');
     }
-    const email = verifiedEmail(claims);
     const user = byOrcid ?? (email === undefined ? undefined : await this.accounts.findByEmail(email));
     if (!user || !user.isActive) throw ApiError.unauthorized('No registry account matches this identity.');
     return { user, connection };
