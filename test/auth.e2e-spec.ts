@@ -188,15 +188,17 @@ describe('authentication', () => {
       const rotated = await http().post('/api/auth/token/refresh/').send({ refresh: pair.refresh }).expect(200);
       expect(Object.keys(rotated.body.data).sort()).toEqual(['access', 'refresh']);
       expect(rotated.body.data.refresh).not.toBe(pair.refresh);
-
-      const reuse = await http().post('/api/auth/token/refresh/').send({ refresh: pair.refresh }).expect(401);
-      expect(reuse.body).toEqual(INVALID_REFRESH);
       await me(pair.access).expect(401);
       await me(rotated.body.data.access).expect(200);
 
       // the slot keeps its id in the developer settings list
       const list = await http().get('/api/auth/developer-tokens/').set(user.auth).expect(200);
       expect(list.body.data.map((p: { id: string }) => p.id)).toEqual([pair.id]);
+
+      // reusing the old one is refused, and ends the pair it was rotated into (reuse detection)
+      const reuse = await http().post('/api/auth/token/refresh/').send({ refresh: pair.refresh }).expect(401);
+      expect(reuse.body).toEqual(INVALID_REFRESH);
+      await me(rotated.body.data.access).expect(401);
     });
 
     it('accepts a form body', async () => {
@@ -231,7 +233,7 @@ describe('authentication', () => {
       expect(Object.keys(res.body.errors)).toEqual(['refresh']);
     });
 
-    it('lets exactly one of ten parallel refreshes of one token succeed', async () => {
+    it('lets exactly one of ten parallel refreshes of one token succeed; the other nine are reuse', async () => {
       const user = await createUserWithToken(app);
       const pair = await developerPair(user.auth);
       const results = await Promise.all(
@@ -239,8 +241,13 @@ describe('authentication', () => {
       );
       const statuses = results.map((res) => res.status).sort();
       expect(statuses).toEqual([200, 401, 401, 401, 401, 401, 401, 401, 401, 401]);
+      // The nine losers presented a token that had just been rotated: the pair is revoked.
       const winner = results.find((res) => res.status === 200);
-      await me(winner?.body.data.access as string).expect(200);
+      await me(winner?.body.data.access as string).expect(401);
+      await http()
+        .post('/api/auth/token/refresh/')
+        .send({ refresh: winner?.body.data.refresh as string })
+        .expect(401);
     });
   });
 

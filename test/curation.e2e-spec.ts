@@ -266,6 +266,22 @@ describe('batch curation', () => {
     expect((await events(owner, batch.id)).count).toBe(0);
   });
 
+  it('sends a batch draft un-drafted with PATCH to pending-review, not past curation to published', async () => {
+    const batch = await seedBatch(owner, [{}, { latitude: null, longitude: null }]);
+    const patch = (igsn: string, body: object) =>
+      http().patch(`/api/samples/${igsn}/`).set(owner.auth).send(body).expect(200);
+    const first = (await patch(batch.igsns[0], { is_draft: false })).body.data;
+    expect(first).toMatchObject({ is_draft: false, metadata_store_status: 'pending-review', publish_date: null });
+    const second = (await patch(batch.igsns[1], { is_draft: false, latitude: 1, longitude: 2 })).body.data;
+    expect(second.metadata_store_status).toBe('pending-review');
+    // Not public until a curator accepts the batch.
+    await http().get(`/api/samples/${batch.igsns[0]}/`).expect(401);
+    const view = (await curation(owner, batch.id).expect(200)).body.data;
+    expect(view.store_status_counts).toEqual({ draft: 0, 'pending-review': 2, published: 0 });
+    expect((await post(curator, batch.id, 'accept').expect(200)).body.data.updated_sample_count).toBe(2);
+    await http().get(`/api/samples/${batch.igsns[0]}/`).expect(200);
+  });
+
   it('answers 404 to strangers and 403 to those who may see but not act', async () => {
     const batch = await seedBatch(owner, [{ status: 'pending-review' }]);
     for (const [method, path] of [

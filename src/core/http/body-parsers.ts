@@ -2,6 +2,7 @@ import { HttpStatus } from '@nestjs/common';
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from './api-error';
+import { JSON_TOO_DEEP, MAX_JSON_DEPTH, refuseDeepJson } from './hostile-input';
 
 interface BodyParserError {
   type?: string;
@@ -14,6 +15,8 @@ export function bodyParserError(error: unknown): ApiError | undefined {
   switch (type) {
     case 'entity.parse.failed':
       return ApiError.badRequest('Malformed JSON in request body.');
+    case JSON_TOO_DEEP:
+      return ApiError.badRequest(`JSON in request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
     case 'entity.too.large':
       return new ApiError(
         HttpStatus.PAYLOAD_TOO_LARGE,
@@ -74,7 +77,7 @@ export function bodyParsers(config: AppConfig, rawBodyPaths: readonly string[] =
   // XML_BODY_LIMIT (counted as it arrives) before anything parses it.
   const raw = express.raw({ limit: config.http.xmlLimit, type: () => true });
   return [
-    onlyIf(false, mapped(express.json({ limit: config.http.bodyLimit }))),
+    onlyIf(false, mapped(express.json({ limit: config.http.bodyLimit, verify: refuseDeepJson }))),
     onlyIf(false, mapped(express.urlencoded({ limit: config.http.bodyLimit, extended: true, parameterLimit: 10_000 }))),
     onlyIf(true, (req, res, next) =>
       raw(req, res, (error?: unknown) => {

@@ -10,6 +10,7 @@ import { metricsEndpoint } from '../metrics/metrics-endpoint';
 import { OpenApiDocumentHolder } from '../openapi/openapi-document.holder';
 import { buildOpenApiDocument } from '../openapi/openapi-document';
 import { bodyParsers } from './body-parsers';
+import { refuseNulCharacters } from './hostile-input';
 import { requestIdMiddleware } from './request-id.middleware';
 
 export const API_PREFIX = 'api';
@@ -69,6 +70,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
     next();
   });
   for (const parser of bodyParsers(config, RAW_BODY_PATHS)) express.use(parser);
+  express.use(refuseNulCharacters);
   express.setGlobalPrefix(API_PREFIX, { exclude: LEGACY_PATHS });
 
   const document = buildOpenApiDocument(app);

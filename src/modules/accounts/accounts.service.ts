@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../../core/http/api-error';
 import { Individual } from '../agents/individual.entity';
+import { emailKey } from './email-address';
 import { PasswordHasher } from './password-hasher';
 import { REGISTRY_CODE_PATTERN, RegistryCode } from './registry-code.entity';
 import { TEAM_ROLES, Team, TeamMember, TeamRole } from './team.entity';
@@ -25,6 +26,11 @@ export interface TeamMembership {
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ORCID_PATTERN = /^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$/;
+
+/** The candidate citext found, if it is the same address under emailKey (citext folds more). */
+function sameAddress<T extends User>(candidate: T | null, email: string): T | undefined {
+  return candidate && emailKey(candidate.email) === emailKey(email) ? candidate : undefined;
+}
 
 /** Accounts, teams and registry codes: who exists, who belongs where, who owns which code. */
 @Injectable()
@@ -87,11 +93,12 @@ export class AccountsService {
       .addSelect('user.passwordHash')
       .where('user.email = :email AND user.is_active', { email: email.trim() })
       .getOne();
-    return user ?? undefined;
+    return sameAddress(user, email);
   }
 
+  /** The account of an email address, compared as emailKey says (login and connections agree). */
   async findByEmail(email: string): Promise<User | undefined> {
-    return (await this.dataSource.getRepository(User).findOne({ where: { email: email.trim() } })) ?? undefined;
+    return sameAddress(await this.dataSource.getRepository(User).findOne({ where: { email: email.trim() } }), email);
   }
 
   async findByOrcid(orcid: string): Promise<User | undefined> {

@@ -39,6 +39,24 @@ const FORM_OR_JSON = ['application/json', 'application/x-www-form-urlencoded'];
 const TOO_MANY = { type: ErrorBody, example: { message: 'Too many attempts; try again in 42 seconds.', errors: {} } };
 const INVALID_REFRESH = { type: ErrorBody, example: { message: INVALID_REFRESH_MESSAGE, errors: {} } };
 
+/**
+ * A connection-issued pair stands for an integration acting for the user, not the user at their
+ * developer settings: it may not mint developer tokens (which would outlive the connection) nor
+ * revoke the user's developer tokens (one or all).
+ */
+function refuseConnectionToken(caller: AuthenticatedUser, action: string): void {
+  if (caller.tokenKind === 'connection') {
+    throw ApiError.forbidden(`Tokens issued to an integration connection cannot ${action}.`);
+  }
+}
+
+const CONNECTION_TOKEN_FORBIDDEN = (action: string) => ({
+  type: ErrorBody,
+  example: { message: `Tokens issued to an integration connection cannot ${action}.`, errors: {} },
+});
+const CREATE_DEVELOPER_TOKENS = 'create developer tokens';
+const REVOKE_DEVELOPER_TOKENS = 'revoke developer tokens';
+
 @ApiTags('auth')
 @Controller('auth')
 export class AuthController {
@@ -106,7 +124,9 @@ export class AuthController {
   })
   @ApiOkResponse({ type: RevokedCountResponse })
   @ApiUnauthorizedResponse({ type: ErrorBody })
+  @ApiForbiddenResponse(CONNECTION_TOKEN_FORBIDDEN(REVOKE_DEVELOPER_TOKENS))
   async blacklistAll(@CurrentUser() caller: AuthenticatedUser): Promise<RevokedCountResponse> {
+    refuseConnectionToken(caller, REVOKE_DEVELOPER_TOKENS);
     return { data: { revoked_count: await this.tokens.revokeAllDeveloperPairs(caller.userId) } };
   }
 
@@ -149,9 +169,11 @@ export class AuthController {
   @ApiCreatedResponse({ type: DeveloperTokenCreatedResponse })
   @ApiForbiddenResponse({
     type: ErrorBody,
+    description: 'Without upload permission, or with a token issued to an integration connection.',
     example: { message: 'Generating developer tokens requires upload permission.', errors: {} },
   })
   async createDeveloperToken(@CurrentUser() caller: AuthenticatedUser): Promise<DeveloperTokenCreatedResponse> {
+    refuseConnectionToken(caller, CREATE_DEVELOPER_TOKENS);
     if (!caller.uploadPermission) throw ApiError.forbidden('Generating developer tokens requires upload permission.');
     const pair = await this.tokens.issuePair(caller.userId, 'developer');
     return {
@@ -188,7 +210,9 @@ export class AuthController {
   @ApiOperation({ summary: 'Revoke one developer token pair.' })
   @ApiNoContentResponse()
   @ApiNotFoundResponse({ type: ErrorBody, example: { message: 'Developer token not found.', errors: {} } })
+  @ApiForbiddenResponse(CONNECTION_TOKEN_FORBIDDEN(REVOKE_DEVELOPER_TOKENS))
   async deleteDeveloperToken(@CurrentUser() caller: AuthenticatedUser, @Param('id') id: string): Promise<void> {
+    refuseConnectionToken(caller, REVOKE_DEVELOPER_TOKENS);
     await this.tokens.revokeDeveloperPair(caller.userId, id);
   }
 }

@@ -12,6 +12,7 @@ import { APP_CONFIG } from '../../core/config/app-config.token';
 import { RedisThrottlerStorage } from '../../core/redis/redis-throttler.storage';
 import { REDIS_CLIENT } from '../../core/redis/redis.module';
 import { AccountsModule } from '../accounts/accounts.module';
+import { emailBucket } from '../accounts/email-address';
 import { AuthConnection } from './auth-connection.entity';
 import { AuthController } from './auth.controller';
 import { AccessTokenStrategy } from './access-token.strategy';
@@ -24,13 +25,14 @@ import { TokenService } from './token.service';
 const MINUTE_MS = 60_000;
 
 /**
- * Which account an attempt is against: the email of a login, the verified subject of a refresh
- * token. A forged or unreadable token counts against the caller's IP instead.
+ * Which account an attempt is against: the email of a login (by emailBucket, so every spelling that
+ * could sign in to one account counts against it), the verified subject of a refresh token. A
+ * forged or unreadable token counts against the caller's IP instead.
  */
 function accountTracker(key: KeyObject) {
   return (req: Record<string, unknown>): string => {
     const body = (req.body ?? {}) as { email?: unknown; refresh?: unknown };
-    if (typeof body.email === 'string') return `email:${body.email.trim().toLowerCase()}`;
+    if (typeof body.email === 'string') return `email:${emailBucket(body.email)}`;
     if (typeof body.refresh === 'string') {
       try {
         const claims = jwt.verify(body.refresh, key, { algorithms: [TOKEN_ALGORITHM], ignoreExpiration: true });

@@ -40,6 +40,17 @@ interface Jwk {
 }
 
 /**
+ * The `email` claim, unless the issuer says it did not verify it (`email_verified: false`): anyone
+ * may type any address into an identity provider's sign-up form. An issuer that does not send
+ * `email_verified` at all is taken at its word.
+ */
+function verifiedEmail(claims: JwtPayload): string | undefined {
+  if (typeof claims.email !== 'string') return undefined;
+  const verified: unknown = claims.email_verified;
+  return verified === undefined || verified === true || verified === 'true' ? claims.email : undefined;
+}
+
+/**
  * Integration connections: OpenID Connect issuers whose id_tokens (signature, iss, aud, exp
  * verified) are exchanged for registry tokens. The identity is matched by `sub` to the user's ORCID,
  * else by the `email` claim to the user's email.
@@ -125,11 +136,15 @@ export class ConnectionService {
     } catch {
       throw ApiError.unauthorized(INVALID_ID_TOKEN);
     }
-    if (typeof claims === 'string') throw ApiError.unauthorized(INVALID_ID_TOKEN);
+    // jsonwebtoken checks `exp` only when present: an id_token that never expires is not one we take.
+    if (typeof claims === 'string' || typeof claims.exp !== 'number') throw ApiError.unauthorized(INVALID_ID_TOKEN);
     const orcid = typeof claims.sub === 'string' ? claims.sub.replace(/^https?:\/\/orcid\.org\//, '') : undefined;
-    const email = typeof claims.email === 'string' ? claims.email : undefined;
-    const user =
-      (orcid && (await this.accounts.findByOrcid(orcid))) || (email && (await this.accounts.findByEmail(email)));
+    const byOrcid = orcid ? await this.accounts.findByOrcid(orcid) : undefined;
+    const email = verifiedEmail(claims);
+    if (!byOrcid && typeof claims.email === 'string' && email === undefined) {
+      throw ApiError.unauthorized('The identity provider has not verified this email address.');
+    }
+    const user = byOrcid ?? (email === undefined ? undefined : await this.accounts.findByEmail(email));
     if (!user || !user.isActive) throw ApiError.unauthorized('No registry account matches this identity.');
     return { user, connection };
   }

@@ -163,7 +163,15 @@ export class TokenService {
     } catch {
       throw ApiError.unauthorized(INVALID_REFRESH_MESSAGE);
     }
-    if (typeof claims === 'string' || claims.typ !== 'refresh' || !claims.jti || !claims.sub || !claims.sid) {
+    if (
+      typeof claims === 'string' ||
+      claims.typ !== 'refresh' ||
+      !claims.jti ||
+      !claims.sub ||
+      typeof claims.sid !== 'string' ||
+      !/^[0-9a-f-]{36}$/i.test(claims.sid) ||
+      !Number.isInteger(claims.gen)
+    ) {
       throw ApiError.unauthorized(INVALID_REFRESH_MESSAGE);
     }
     return claims as RefreshClaims & { sub: string; jti: string };
@@ -172,21 +180,34 @@ export class TokenService {
   /**
    * Rotation: the presented refresh token is swapped for a new pair in one conditional UPDATE, so
    * of any number of concurrent uses exactly one succeeds; the old refresh token and the access
-   * tokens of the old generation stop working at once.
+   * tokens of the old generation stop working at once. The new refresh token gets a full lifetime
+   * from now (as simplejwt's rotation does), so a pair in use does not lapse.
    */
   async rotate(refreshToken: unknown): Promise<{ access: string; refresh: string }> {
     const claims = this.verifyRefresh(refreshToken);
     const newJti = randomUUID();
     const rows: TokenPairRow[] = await this.dataSource
       .query(
-        `UPDATE token_pair SET refresh_jti = $3, generation = generation + 1, last_used_at = $4
+        `UPDATE token_pair SET refresh_jti = $3, generation = generation + 1, last_used_at = $4,
+               expires_at = $4::timestamptz
+                 + make_interval(secs => CASE WHEN kind = 'session' THEN $5::float8 ELSE $6::float8 END)
         WHERE id = $1 AND refresh_jti = $2 AND revoked_at IS NULL AND expires_at > $4
           AND EXISTS (SELECT 1 FROM registry_user u WHERE u.id = token_pair.user_id AND u.is_active)
         RETURNING id, user_id, kind, connection_name, generation, expires_at`,
-        [claims.sid, claims.jti, newJti, this.clock.now()],
+        [
+          claims.sid,
+          claims.jti,
+          newJti,
+          this.clock.now(),
+          this.lifetimes('session').refresh,
+          this.lifetimes('developer').refresh,
+        ],
       )
       .then((result: [TokenPairRow[], number]) => result[0]);
-    if (rows.length !== 1) throw ApiError.unauthorized(INVALID_REFRESH_MESSAGE);
+    if (rows.length !== 1) {
+      await this.revokeIfRotated(claims);
+      throw ApiError.unauthorized(INVALID_REFRESH_MESSAGE);
+    }
     const row = rows[0];
     const pair = this.dataSource.manager.create(TokenPair, {
       id: row.id,
@@ -207,7 +228,24 @@ export class TokenService {
         WHERE id = $1 AND refresh_jti = $2 AND revoked_at IS NULL`,
       [claims.sid, claims.jti, this.clock.now()],
     );
-    if (result[1] !== 1) throw ApiError.unauthorized(INVALID_REFRESH_MESSAGE);
+    if (result[1] !== 1) {
+      await this.revokeIfRotated(claims);
+      throw ApiError.unauthorized(INVALID_REFRESH_MESSAGE);
+    }
+  }
+
+  /**
+   * Reuse detection: a genuine refresh token of an older generation than its pair's was already
+   * rotated, so two parties hold the pair's tokens — the client and whoever copied the old token —
+   * and there is no telling which is which. The pair it was rotated into is revoked: both must
+   * sign in (or generate a developer token) again.
+   */
+  private async revokeIfRotated(claims: RefreshClaims): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE token_pair SET revoked_at = $3, revoked_reason = 'refresh-token-reuse'
+        WHERE id = $1 AND generation > $2 AND revoked_at IS NULL`,
+      [claims.sid, claims.gen, this.clock.now()],
+    );
   }
 
   /** Revokes every developer pair of the user; session and connection pairs are left alone. */

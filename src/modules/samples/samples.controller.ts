@@ -1,9 +1,24 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiBadRequestResponse,
   ApiConflictResponse,
   ApiCreatedResponse,
+  ApiExcludeEndpoint,
   ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -38,6 +53,18 @@ const INVALID = {
 /** `{igsn}` may be the bare suffix or the DOI form with its slash: both route shapes lead here. */
 function igsnOf(params: { igsn?: string; prefix?: string; suffix?: string }): string {
   return params.prefix !== undefined ? `${params.prefix}/${params.suffix ?? ''}` : (params.igsn ?? '');
+}
+
+/** What `/api/samples/{igsn}/` answers to (HEAD comes with GET). */
+const SAMPLE_METHODS = 'GET, HEAD, PATCH';
+
+function methodNotAllowed(method: string): ApiError {
+  return new ApiError(
+    HttpStatus.METHOD_NOT_ALLOWED,
+    `${method} is not allowed on a sample; PATCH changes it and POST …/deactivate/ retires it.`,
+    {},
+    { Allow: SAMPLE_METHODS },
+  );
 }
 
 /** The substring filters of the search (longer values are refused). */
@@ -166,6 +193,25 @@ export class SamplesController {
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<SampleResponse> {
     return { data: await this.samples.update(igsnOf(params), body, user) };
+  }
+
+  /**
+   * A sample is never replaced whole nor deleted (records are cited for decades: PATCH changes it,
+   * deactivate retires it). Without these, PUT and DELETE would be a 404 that says the sample does
+   * not exist; they are a 405 naming what the resource allows, before any token is looked at.
+   */
+  @Public()
+  @Put([':igsn', ':prefix/:suffix'])
+  @ApiExcludeEndpoint()
+  replace(): never {
+    throw methodNotAllowed('PUT');
+  }
+
+  @Public()
+  @Delete([':igsn', ':prefix/:suffix'])
+  @ApiExcludeEndpoint()
+  remove(): never {
+    throw methodNotAllowed('DELETE');
   }
 
   @Post([':igsn/deactivate', ':prefix/:suffix/deactivate'])

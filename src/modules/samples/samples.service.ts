@@ -510,8 +510,13 @@ export class SamplesService {
           Object.fromEntries(missing.map((field) => [field, ['is required to publish a sample']])),
         );
       }
-      columns.metadataStoreStatus = 'published';
-      columns.publishDate = merged.publishDate ?? this.clock.now();
+      if (sample.batchId !== null) {
+        // A batch's draft goes where the batch's submit-for-review sends it: curation cannot be skipped.
+        columns.metadataStoreStatus = 'pending-review';
+      } else {
+        columns.metadataStoreStatus = 'published';
+        columns.publishDate = merged.publishDate ?? this.clock.now();
+      }
     }
     return { columns, collectorIds: resolved.collectorIds };
   }

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -58,6 +58,19 @@ const OptionalText = (maxLength: number, example?: string): PropertyDecorator =>
     Nullable(),
     IsString(),
     MaxLength(maxLength),
+  );
+
+/**
+ * A choice from `choices`, or the empty string (the specification's BlankEnum), which means "not
+ * given" as null does: it is stored and returned as null.
+ */
+const BlankableChoice = (choices: readonly string[], example?: string): PropertyDecorator =>
+  applyDecorators(
+    ApiPropertyOptional({ nullable: true, enum: [...choices, ''], ...(example === undefined ? {} : { example }) }),
+    IsOptional(),
+    Transform(({ value }: { value: unknown }) => (value === '' ? null : value)),
+    Nullable(),
+    IsIn(choices),
   );
 
 export class RelatedResourceDto {
@@ -192,10 +205,7 @@ export class CreateSampleDto {
   @IsNumber(FINITE)
   elevation_end?: number | null;
 
-  @ApiPropertyOptional({ nullable: true, enum: LENGTH_UNITS, example: 'meters' })
-  @IsOptional()
-  @Nullable()
-  @IsIn(LENGTH_UNITS)
+  @BlankableChoice(LENGTH_UNITS, 'meters')
   elevation_unit?: (typeof LENGTH_UNITS)[number] | null;
 
   @ApiPropertyOptional({ nullable: true, type: Number })
@@ -210,10 +220,7 @@ export class CreateSampleDto {
   @IsNumber(FINITE)
   depth_max?: number | null;
 
-  @ApiPropertyOptional({ nullable: true, enum: LENGTH_UNITS })
-  @IsOptional()
-  @Nullable()
-  @IsIn(LENGTH_UNITS)
+  @BlankableChoice(LENGTH_UNITS)
   depth_unit?: (typeof LENGTH_UNITS)[number] | null;
 
   /** ISO 3166-1 alpha-2 code (or the country's label). */
@@ -340,10 +347,7 @@ export class CreateSampleDto {
   @IsISO8601({ strict: true })
   sampling_end_date?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, enum: DATE_PRECISIONS, example: 'day' })
-  @IsOptional()
-  @Nullable()
-  @IsIn(DATE_PRECISIONS)
+  @BlankableChoice(DATE_PRECISIONS, 'day')
   sampling_date_precision?: (typeof DATE_PRECISIONS)[number] | null;
 
   @OptionalText(255, 'Dive 4711')
