@@ -418,6 +418,18 @@ export class SampleRepository {
     }
   }
 
+  /**
+   * Moves the code's minting sequence forward to `value` (never back: a concurrent nextval past it
+   * stays), so minting jumps over a range it must not hand out.
+   */
+  async advanceCounterTo(manager: EntityManager, code: string, value: number): Promise<void> {
+    await manager.query(
+      `SELECT setval(s.seq, $2) FROM (SELECT igsn_sequence_name($1)::regclass AS seq) s
+        WHERE coalesce(pg_sequence_last_value(s.seq), 0) < $2`,
+      [code, value],
+    );
+  }
+
   /** IGSNs of the form `code + counter` already taken in [first, last] (a minted block's range). */
   async takenIgsnsBetween(manager: EntityManager, first: string, last: string): Promise<Set<string>> {
     // A block is one contiguous, lexically ordered range (base-36 digits sort as ASCII): a btree
