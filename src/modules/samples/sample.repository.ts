@@ -107,6 +107,16 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
 }
 
 /**
+ * The IGSN a failed insert found taken, from PostgreSQL's detail of the violation; undefined when
+ * it was no duplicate IGSN or the detail cannot be read (the server's messages may be translated).
+ */
+export function takenIgsnOf(error: unknown): string | undefined {
+  if (!isUniqueViolation(error, 'uq_sample_igsn')) return undefined;
+  const detail = ((error as QueryFailedError).driverError as { detail?: string }).detail ?? '';
+  return /^Key \(igsn\)=\((.*)\) already exists\.$/.exec(detail)?.[1];
+}
+
+/**
  * Every SQL statement that reads or writes `sample` and `sample_collector`. Samples, batches,
  * curation, exports and legacy XML all come through here, so a plan is tuned in one place.
  *

@@ -21,7 +21,7 @@ import { IgsnService } from './igsn.service';
 import { SampleAccessPolicy, SampleCaller, SqlCondition } from './sample-access.policy';
 import { SampleMapper, SampleRow, accessFacts } from './sample.mapper';
 import { Sample, StoreStatus } from './sample.entity';
-import { SampleCount, SampleRecord, SampleRepository, isUniqueViolation } from './sample.repository';
+import { SampleCount, SampleRecord, SampleRepository, isUniqueViolation, takenIgsnOf } from './sample.repository';
 import { SampleReferenceLookups, SampleReferences } from './sample-references';
 
 type SampleInput = UpdateSampleDto;
@@ -237,6 +237,9 @@ export class SamplesService {
         return await manager.transaction(insert); // a savepoint inside the caller's transaction
       } catch (error) {
         if (attempt >= MINT_ATTEMPTS || !isUniqueViolation(error, 'uq_sample_igsn')) throw error;
+        // A supplied IGSN that is taken stays an error: minting again would not help.
+        const taken = takenIgsnOf(error);
+        if (taken !== undefined && !minted.some((write) => write.columns.igsn === taken)) throw error;
         await this.mintInto(manager, minted, options);
       }
     }
