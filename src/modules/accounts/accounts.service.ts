@@ -111,6 +111,23 @@ export class AccountsService {
     return user;
   }
 
+  /**
+   * The account if it still exists and is active, for work done on its behalf later (a queued
+   * batch). With `lock` (inside a transaction) the row is share-locked until it ends, so the
+   * account cannot be deactivated before that work commits.
+   */
+  async activeUser(
+    id: number,
+    manager: EntityManager = this.dataSource.manager,
+    options: { lock?: boolean } = {},
+  ): Promise<User | undefined> {
+    const user = await manager.findOne(User, {
+      where: { id, isActive: true },
+      ...(options.lock ? { lock: { mode: 'pessimistic_read' as const } } : {}),
+    });
+    return user ?? undefined;
+  }
+
   async createTeam(name: string): Promise<Team> {
     const trimmed = name.trim();
     if (!trimmed || trimmed.length > 100) throw ApiError.invalidField('name', 'must be 1-100 characters');
@@ -193,6 +210,18 @@ export class AccountsService {
       code: code.trim().toUpperCase(),
     });
     return found ?? undefined;
+  }
+
+  /**
+   * Longer codes that begin with this one (a legacy `IEA` and `IEABC`, `IEAXY`): their namespaces
+   * lie inside this code's, and belong to them.
+   */
+  async codesExtending(code: string, manager: EntityManager = this.dataSource.manager): Promise<string[]> {
+    const rows: { code: string }[] = await manager.query(
+      'SELECT code FROM registry_code WHERE length(code) > length($1) AND left(code, length($1)) = $1 ORDER BY code',
+      [code],
+    );
+    return rows.map((row) => row.code);
   }
 
   /**

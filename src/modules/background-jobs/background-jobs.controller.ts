@@ -16,10 +16,18 @@ import { BackgroundJobResponse } from './dto/background-job.dto';
 
 const NOT_FOUND = { type: ErrorBody, example: { message: 'Job not found.', errors: {} } };
 
-/** Encodes a file name for Content-Disposition (RFC 6266 / 5987). */
+/**
+ * Encodes a file name for Content-Disposition (RFC 6266 / 5987): `filename*` carries it exactly
+ * (percent-encoded UTF-8, including the `'()*` that encodeURIComponent leaves alone), `filename`
+ * an ASCII stand-in for clients that do not read `filename*`.
+ */
 export function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\%]/g, '_');
+  const encoded = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 @ApiTags('jobs')

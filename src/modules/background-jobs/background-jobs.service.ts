@@ -12,6 +12,7 @@ import { QueueName } from '../../core/queue/queue-names';
 import { FileWithContent, FilesService } from '../files/files.service';
 import { BackgroundJob, JobType } from './background-job.entity';
 import { BackgroundJobDto } from './dto/background-job.dto';
+import { boundJobMessage } from './job-message';
 
 export const CANCELLED_MESSAGE = 'Cancelled by user.';
 
@@ -283,18 +284,23 @@ export class BackgroundJobsService {
     if (rows[1] !== 1) throw new JobCancelledError();
   }
 
-  /** A job that cannot succeed (bad input): failed for good, with a message and maybe a report. */
+  /**
+   * A job that cannot succeed (bad input): failed for good, with a message and maybe a report. A
+   * message longer than JOB_MESSAGE_MAX_CHARS is stored cut, with a marker; the log keeps it whole.
+   */
   async fail(
     id: string,
     message: string,
     extra: { result?: Record<string, unknown>; resultFileId?: string | null } = {},
   ): Promise<void> {
+    const stored = boundJobMessage(message);
+    if (stored !== message) this.logger.warn(`Job ${id} failed; its message, stored truncated, was: ${message}`);
     await this.dataSource.query(
       `UPDATE background_job
           SET status = 'failed', error_message = $2, result = COALESCE($3, result),
               result_file_id = COALESCE($4, result_file_id), finished_at = $5
         WHERE id = $1 AND status IN ('pending', 'processing')`,
-      [id, message, extra.result ?? null, extra.resultFileId ?? null, this.clock.now()],
+      [id, stored, extra.result ?? null, extra.resultFileId ?? null, this.clock.now()],
     );
   }
 

@@ -7,9 +7,10 @@ import { ApiError } from '../../core/http/api-error';
 import { createValidationPipe } from '../../core/http/validation';
 import { AccountsService } from '../accounts/accounts.service';
 import { BackgroundJobsService, JobCancelledError } from '../background-jobs/background-jobs.service';
+import { boundJobMessage } from '../background-jobs/job-message';
 import { FilesService } from '../files/files.service';
 import { CreateSampleDto, UpdateSampleDto } from '../samples/dto/sample-write.dto';
-import { IgsnMinter } from '../samples/igsn-minter';
+import { MintOptions } from '../samples/igsn-minter';
 import { IgsnService } from '../samples/igsn.service';
 import { SampleAccessPolicy, SampleCaller } from '../samples/sample-access.policy';
 import { Sample, StoreStatus } from '../samples/sample.entity';
@@ -83,7 +84,6 @@ export class BatchRegistrationService {
     private readonly sampleRows: SampleRepository,
     private readonly references: SampleReferences,
     private readonly igsn: IgsnService,
-    private readonly minter: IgsnMinter,
     private readonly policy: SampleAccessPolicy,
     private readonly accounts: AccountsService,
     private readonly clock: Clock,
@@ -112,6 +112,7 @@ export class BatchRegistrationService {
     }
     let workbook: BatchWorkbook | undefined;
     try {
+      await this.uploader(batch); // before the work of reading the file
       workbook = await this.readWorkbook(upload.content, attempt);
       await this.process(jobId, attempt, batch, workbook, job.payload);
       // A batch may grow the table by tens of thousands of rows at once: the next search must not
@@ -131,7 +132,7 @@ export class BatchRegistrationService {
         }
         const errors = [...error.errorsByRow.entries()]
           .slice(0, ERROR_SAMPLE_LIMIT)
-          .map(([row, message]) => ({ row, message }));
+          .map(([row, message]) => ({ row, message: boundJobMessage(message) }));
         await this.jobs.fail(jobId, error.message, {
           result: { error_count: error.errorsByRow.size, errors },
           resultFileId,
@@ -174,18 +175,7 @@ export class BatchRegistrationService {
     const total = workbook.rowCount;
     await this.jobs.progress(jobId, 0, total);
 
-    const owner = await this.accounts.requireUser(batch.uploadedById ?? 0);
-    const user: AuthenticatedUser = {
-      userId: owner.id,
-      email: owner.email,
-      isStaff: owner.isStaff,
-      isAdmin: owner.isAdmin,
-      uploadPermission: owner.uploadPermissionStatus === 1,
-      tokenPairId: '',
-      tokenKind: 'session',
-      connection: null,
-    };
-    const caller = (await this.policy.caller(user)) as SampleCaller;
+    const caller = (await this.policy.caller(await this.uploader(batch))) as SampleCaller;
     const status: StoreStatus = batch.saveAsDraft ? 'draft' : 'pending-review';
     const meta = workbook.metadata;
     const objectTypeDefault =
@@ -201,7 +191,9 @@ export class BatchRegistrationService {
       const refs = this.references.memoized();
       const errorsByRow = new Map<number, string>();
       const updates: PreparedUpdate[] = [];
-      const existing = await this.existingSamples(manager, workbook.igsnCells);
+      const supplied = this.suppliedIgsns(workbook.igsnCells);
+      const existing = await this.existingSamples(manager, supplied);
+      const mintOptions: MintOptions = { avoid: new Set(supplied) };
       const rowOfName = new Map<string, number>();
       const rowOfIgsn = new Map<string, number>();
       const parents = new BatchParentLinks(this.igsn, this.sampleRows, this.policy);
@@ -216,11 +208,17 @@ export class BatchRegistrationService {
         const chunk = pending;
         pending = [];
         if (!chunk.length || errorsByRow.size) return;
-        await this.mintMissing(chunk);
-        await this.samples.insertMany(
+        const minted = await this.mintMissing(chunk, mintOptions);
+        await this.samples.withFreshMints(
           manager,
-          chunk.map((row) => row.write),
-          { batchId: batch.id },
+          minted,
+          (inner) =>
+            this.samples.insertMany(
+              inner,
+              chunk.map((row) => row.write),
+              { batchId: batch.id },
+            ),
+          mintOptions,
         );
         for (const row of chunk) {
           objectTypeIds.add(row.write.columns.objectTypeId);
@@ -236,7 +234,8 @@ export class BatchRegistrationService {
         try {
           const igsnCell = row.cells.get('igsn');
           const current = igsnCell ? existing.get(this.igsn.parse(String(igsnCell)) ?? '') : undefined;
-          if (current) {
+          // A sample the uploader may not see is treated as if it did not exist (no existence leak).
+          if (current && this.policy.canView(current, caller, this.clock.now())) {
             await this.prepareRowUpdate(
               row.cells,
               current,
@@ -262,6 +261,12 @@ export class BatchRegistrationService {
           });
           written.write = write;
           const supplied = write.columns.igsn;
+          if (supplied && existing.has(supplied)) {
+            // Hidden, yet taken: only reachable inside a namespace the uploader may use.
+            throw ApiError.conflict('IGSN already registered.', {
+              igsn: [`${this.igsn.toDoi(supplied)} is already registered`],
+            });
+          }
           if (supplied) {
             const other = rowOfIgsn.get(supplied);
             if (other !== undefined) {
@@ -310,6 +315,8 @@ export class BatchRegistrationService {
             null,
         },
       );
+      // The account may have been deactivated while the rows were checked: it must not commit them.
+      await this.uploader(batch, manager);
       await this.jobs.complete(manager, jobId, attempt, {
         processedCount: total,
         result: {
@@ -322,6 +329,34 @@ export class BatchRegistrationService {
         },
       });
     });
+  }
+
+  /**
+   * The uploader as they are now, not as they were at upload: a batch queued by an account since
+   * deactivated, or since stripped of upload permission, fails instead of registering. Inside the
+   * batch's transaction the account row is share-locked until it commits.
+   */
+  private async uploader(batch: BatchHistory, manager?: EntityManager): Promise<AuthenticatedUser> {
+    const owner = await this.accounts.activeUser(batch.uploadedById ?? 0, manager, { lock: !!manager });
+    if (!owner) {
+      throw new BatchRejected('The account that uploaded this batch is no longer active; nothing was registered.');
+    }
+    const uploadPermission = owner.uploadPermissionStatus === 1;
+    if (!uploadPermission && !owner.isStaff && !owner.isAdmin) {
+      throw new BatchRejected(
+        'The account that uploaded this batch no longer has upload permission; nothing was registered.',
+      );
+    }
+    return {
+      userId: owner.id,
+      email: owner.email,
+      isStaff: owner.isStaff,
+      isAdmin: owner.isAdmin,
+      uploadPermission,
+      tokenPairId: '',
+      tokenKind: 'session',
+      connection: null,
+    };
   }
 
   /** Progress every 500 rows, and the point where a cancelled or superseded run stops. */
@@ -341,16 +376,17 @@ export class BatchRegistrationService {
     rowOfName.set(key, rowNumber);
   }
 
-  /** Samples named by the file's IGSN cells that already exist, locked for the batch's transaction. */
-  private async existingSamples(
-    manager: EntityManager,
-    cells: (CellValue | undefined)[],
-  ): Promise<Map<string, Sample>> {
-    const suffixes = [
+  /** The distinct IGSNs the file's IGSN cells name. */
+  private suppliedIgsns(cells: (CellValue | undefined)[]): string[] {
+    return [
       ...new Set(
         cells.map((cell) => (cell ? this.igsn.parse(String(cell)) : undefined)).filter((s): s is string => !!s),
       ),
     ];
+  }
+
+  /** Samples named by the file's IGSN cells that already exist, locked for the batch's transaction. */
+  private async existingSamples(manager: EntityManager, suffixes: string[]): Promise<Map<string, Sample>> {
     if (!suffixes.length) return new Map();
     const found = await this.sampleRows.lockByIgsns(manager, suffixes);
     return new Map(found.map((sample) => [sample.igsn, sample]));
@@ -390,22 +426,15 @@ export class BatchRegistrationService {
   }
 
   /**
-   * IGSNs for rows without one, in one block per registry code. Minting commits on its own (no
-   * lock held while the batch inserts); if the batch then fails, those values are skipped — the
-   * contract allows gaps, never duplicates.
+   * IGSNs for rows without one, in one block per registry code; returns those rows' writes. Minting
+   * commits on its own (no lock held while the batch inserts); if the batch then fails, those
+   * values are skipped — the contract allows gaps, never duplicates. IGSNs supplied anywhere in the
+   * file (`avoid`) are never minted for another row, though not stored yet.
    */
-  private async mintMissing(rows: PreparedRow[]): Promise<void> {
-    const byCode = new Map<string, PreparedRow[]>();
-    for (const row of rows) {
-      if (row.write.columns.igsn) continue;
-      const code = row.write.columns.registryCode as string;
-      byCode.set(code, [...(byCode.get(code) ?? []), row]);
-    }
-    for (const [code, group] of byCode) {
-      const minted = await this.dataSource.transaction((manager) => this.minter.mint(manager, code, group.length));
-      group.forEach((row, index) => {
-        row.write.columns.igsn = minted[index];
-      });
-    }
+  private async mintMissing(rows: PreparedRow[], options: MintOptions): Promise<ResolvedWrite[]> {
+    const missing = rows.filter((row) => !row.write.columns.igsn).map((row) => row.write);
+    if (missing.length)
+      await this.dataSource.transaction((manager) => this.samples.mintInto(manager, missing, options));
+    return missing;
   }
 }

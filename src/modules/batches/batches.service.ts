@@ -7,6 +7,7 @@ import { Clock } from '../../core/clock';
 import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
 import { ApiError } from '../../core/http/api-error';
+import { uploadFilename } from '../../core/http/upload-filename';
 import { Paginated, PageRequest, paginate } from '../../core/http/pagination';
 import { AccountsService } from '../accounts/accounts.service';
 import { BackgroundJob, JOB_STATUSES } from '../background-jobs/background-job.entity';
@@ -15,6 +16,7 @@ import { FileWithContent, FilesService } from '../files/files.service';
 import { BatchHistory } from './batch-history.entity';
 import { XLSX_CONTENT_TYPE } from './batch-registration.service';
 import { BatchHistoryDto, BatchQueued } from './dto/batch.dto';
+import { BatchTemplatesService } from './templates/batch-templates.service';
 import { WorkbookLayout, inspectUpload } from './xlsx-inspection';
 
 export interface UploadedSpreadsheet {
@@ -94,6 +96,7 @@ export class BatchesService {
     private readonly jobs: BackgroundJobsService,
     private readonly files: FilesService,
     private readonly accounts: AccountsService,
+    private readonly templates: BatchTemplatesService,
     private readonly clock: Clock,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
@@ -121,8 +124,10 @@ export class BatchesService {
         throw ApiError.invalidField('template_id', 'must be a template id');
       }
       templateId = Number(form.template_id);
-      const exists: unknown[] = await this.dataSource.query('SELECT 1 FROM batch_template WHERE id = $1', [templateId]);
-      if (!exists.length) throw ApiError.invalidField('template_id', `no template has id ${templateId}`);
+      // Another user's template answers exactly as one that does not exist.
+      if (!(await this.templates.isVisible(templateId, user))) {
+        throw ApiError.badRequest('Batch template not found.', { template_id: ['not found'] });
+      }
     }
     const text = (key: string) => (typeof form[key] === 'string' && form[key] !== '' ? form[key].trim() : undefined);
     const registryCode = (text('registry_code') ?? text('sesar_code'))?.toUpperCase();
@@ -130,7 +135,7 @@ export class BatchesService {
     if (registryCode && !(await this.accounts.canUseRegistryCode(user, registryCode))) {
       throw ApiError.forbidden(`You may not register samples under registry code ${registryCode}.`);
     }
-    const filename = file.originalname.slice(0, 255);
+    const filename = uploadFilename(file.originalname);
     const { job } = await this.jobs.createOnce(user.userId, 'batch_registration', idempotencyKey, async () => {
       const inspected = await inspectUpload(file.buffer, filename, this.config.batches.maxInflatedBytes);
       return this.store(file, filename, user, inspected, idempotencyKey, {

@@ -27,7 +27,7 @@ export class FilesService {
   async store(input: NewFile, manager?: EntityManager): Promise<StoredFile> {
     const row = {
       id: randomUUID(),
-      filename: input.filename.slice(0, 255),
+      filename: Array.from(input.filename).slice(0, 255).join(''), // characters, never half of one
       contentType: input.contentType,
       sizeBytes: input.content.length,
       content: input.content,

@@ -1,21 +1,35 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../../core/http/api-error';
-import { formatMintedSuffix, namespaceCapacity } from './igsn.service';
+import { AccountsService } from '../accounts/accounts.service';
+import { counterOfSuffix, formatMintedSuffix, namespaceCapacity } from './igsn.service';
 import { SampleRepository } from './sample.repository';
+
+/** The longest registry code (`IE` + 3): a code this long has no other code inside its namespace. */
+const LONGEST_CODE = 5;
+
+export interface MintOptions {
+  /** Suffixes not to hand out although no sample has them yet (IGSNs supplied in the same batch). */
+  avoid?: ReadonlySet<string>;
+}
 
 /** Mints IGSN suffixes (CONTRACT §2): the registry code followed by a base-36 counter. */
 @Injectable()
 export class IgsnMinter {
-  constructor(private readonly samples: SampleRepository) {}
+  constructor(
+    private readonly samples: SampleRepository,
+    private readonly accounts: AccountsService,
+  ) {}
 
   /**
    * Takes `count` new suffixes under the code from the code's sequence: no lock outlives the call,
    * so concurrent registrations (any process) never wait for each other and never receive the same
-   * value. Values already taken by caller-supplied IGSNs are skipped; values of a transaction that
-   * rolls back become gaps.
+   * value. Values already taken by caller-supplied IGSNs, or listed in `avoid`, are skipped; values
+   * of a transaction that rolls back become gaps. A legacy 3-character code never mints inside the
+   * namespace of a longer code that begins with it (`IEA` skips `IEABC0000`…`IEABCZZZZ`).
    */
-  async mint(manager: EntityManager, code: string, count: number): Promise<string[]> {
+  async mint(manager: EntityManager, code: string, count: number, options: MintOptions = {}): Promise<string[]> {
+    const nested = await this.nestedCodes(manager, code);
     const minted: string[] = [];
     while (minted.length < count) {
       const values = await this.samples.nextCounterValues(manager, code, count - minted.length);
@@ -26,9 +40,39 @@ export class IgsnMinter {
         });
       }
       const candidates = values.map((value) => formatMintedSuffix(code, value));
+      const claimed = new Set(candidates.map((candidate) => this.claimant(nested, candidate)));
+      for (const other of claimed) {
+        // One jump past the other code's whole namespace, rather than one nextval per value in it.
+        if (other) await this.samples.advanceCounterTo(manager, code, counterOfSuffix(code, this.lastOf(other)));
+      }
       const taken = await this.samples.takenIgsnsBetween(manager, candidates[0], candidates[candidates.length - 1]);
-      minted.push(...candidates.filter((candidate) => !taken.has(candidate)));
+      minted.push(
+        ...candidates.filter(
+          (candidate) => !taken.has(candidate) && !options.avoid?.has(candidate) && !this.claimant(nested, candidate),
+        ),
+      );
     }
     return minted;
+  }
+
+  /**
+   * The longer registry code whose namespace a suffix supplied under `code` lies in, if any: a
+   * caller of the legacy `IEA` may not register `IEABC0001` when `IEABC` is another code.
+   */
+  async namespaceClaimant(manager: EntityManager, code: string, suffix: string): Promise<string | undefined> {
+    return this.claimant(await this.nestedCodes(manager, code), suffix);
+  }
+
+  private async nestedCodes(manager: EntityManager, code: string): Promise<string[]> {
+    return code.length >= LONGEST_CODE ? [] : this.accounts.codesExtending(code, manager);
+  }
+
+  private claimant(nested: string[], suffix: string): string | undefined {
+    return nested.find((other) => suffix.startsWith(other));
+  }
+
+  /** The last minted-form suffix (9 characters) of a code's namespace. */
+  private lastOf(code: string): string {
+    return code.padEnd(9, 'Z');
   }
 }

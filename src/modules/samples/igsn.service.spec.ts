@@ -1,5 +1,5 @@
 import { loadAppConfig } from '../../core/config/app-config';
-import { IgsnService, formatMintedSuffix, namespaceCapacity } from './igsn.service';
+import { IgsnService, counterOfSuffix, formatMintedSuffix, namespaceCapacity } from './igsn.service';
 
 describe('IGSN syntax', () => {
   const service = new IgsnService(
@@ -12,6 +12,12 @@ describe('IGSN syntax', () => {
     expect(formatMintedSuffix('IEABC', namespaceCapacity('IEABC'))).toBe('IEABCZZZZ');
     expect(formatMintedSuffix('ABC', 1)).toBe('ABC000001');
     expect(() => formatMintedSuffix('IEABC', 36 ** 4)).toThrow(RangeError);
+  });
+
+  it('reads the counter back from a minted suffix', () => {
+    expect(counterOfSuffix('IEABC', 'IEABC0010')).toBe(36);
+    expect(counterOfSuffix('IEA', 'IEABCZZZZ')).toBe(counterOfSuffix('IEA', 'IEABD0000') - 1);
+    expect(formatMintedSuffix('IEA', counterOfSuffix('IEA', 'IEABC0000'))).toBe('IEABC0000');
   });
 
   it('accepts the DOI form, the bare suffix and any letter case', () => {

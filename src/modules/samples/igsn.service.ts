@@ -19,6 +19,11 @@ export function formatMintedSuffix(code: string, counter: number): string {
   return code + digits.padStart(width, '0');
 }
 
+/** The counter whose minted suffix under `code` is `suffix` (its inverse: formatMintedSuffix). */
+export function counterOfSuffix(code: string, suffix: string): number {
+  return parseInt(suffix.slice(code.length), 36);
+}
+
 export function namespaceCapacity(code: string): number {
   return 36 ** (9 - code.length) - 1;
 }

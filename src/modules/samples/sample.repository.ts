@@ -137,6 +137,16 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
 }
 
 /**
+ * The IGSN a failed insert found taken, from PostgreSQL's detail of the violation; undefined when
+ * it was no duplicate IGSN or the detail cannot be read (the server's messages may be translated).
+ */
+export function takenIgsnOf(error: unknown): string | undefined {
+  if (!isUniqueViolation(error, 'uq_sample_igsn')) return undefined;
+  const detail = ((error as QueryFailedError).driverError as { detail?: string }).detail ?? '';
+  return /^Key \(igsn\)=\((.*)\) already exists\.$/.exec(detail)?.[1];
+}
+
+/**
  * Every SQL statement that reads or writes `sample` and `sample_collector`. Samples, batches,
  * curation, exports and legacy XML all come through here, so a plan is tuned in one place.
  *
@@ -495,6 +505,18 @@ export class SampleRepository {
       if (sqlState === '42P01') return undefined; // no such sequence: no such code
       throw error;
     }
+  }
+
+  /**
+   * Moves the code's minting sequence forward to `value` (never back: a concurrent nextval past it
+   * stays), so minting jumps over a range it must not hand out.
+   */
+  async advanceCounterTo(manager: EntityManager, code: string, value: number): Promise<void> {
+    await manager.query(
+      `SELECT setval(s.seq, $2) FROM (SELECT igsn_sequence_name($1)::regclass AS seq) s
+        WHERE coalesce(pg_sequence_last_value(s.seq), 0) < $2`,
+      [code, value],
+    );
   }
 
   /** IGSNs of the form `code + counter` already taken in [first, last] (a minted block's range). */

@@ -18,7 +18,7 @@ import {
   UpdateSampleDto,
 } from './dto/sample-write.dto';
 import { SampleDto } from './dto/sample.dto';
-import { IgsnMinter } from './igsn-minter';
+import { IgsnMinter, MintOptions } from './igsn-minter';
 import { IgsnService } from './igsn.service';
 import { SampleAccessPolicy, SampleCaller, SqlCondition } from './sample-access.policy';
 import { SampleMapper, SampleRow, accessFacts } from './sample.mapper';
@@ -30,6 +30,7 @@ import {
   SampleRecord,
   SampleRepository,
   isUniqueViolation,
+  takenIgsnOf,
 } from './sample.repository';
 import {
   SAMPLE_FILTER_DOCS,
@@ -149,6 +150,9 @@ function withAppended(sample: Sample, dto: UpdateSampleDto, append: SampleWriteE
 /** Filters whose selectivity depends on their value (see search()). */
 const VALUE_DEPENDENT_FILTERS = [...SEARCH_VALUE_FILTERS, 'registry_code'] as const;
 
+/** How often an insert whose minted IGSN was taken meanwhile is tried with freshly minted ones. */
+const MINT_ATTEMPTS = 5;
+
 function likePattern(value: string): string {
   return `%${value.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
@@ -184,7 +188,7 @@ export class SamplesService {
       const status: StoreStatus = dto.is_draft ? 'draft' : 'published';
       const sample = await this.prepareNew(dto, caller as SampleCaller, status, manager);
       if (extras.legacySampleType !== undefined) sample.columns.legacySampleType = extras.legacySampleType;
-      return this.insert(manager, sample.columns, sample.collectorIds ?? []);
+      return this.insert(manager, sample, { minted: dto.igsn === undefined });
     });
     return this.readForCaller(id, caller);
   }
@@ -224,6 +228,8 @@ export class SamplesService {
     let suffix: string | undefined;
     if (dto.igsn !== undefined) {
       suffix = this.igsn.parseSupplied(dto.igsn, code);
+      const claimant = await this.minter.namespaceClaimant(manager, code, suffix);
+      if (claimant) throw ApiError.invalidField('igsn', `lies in the namespace of registry code ${claimant}`);
       if (options.checkSuppliedIgsn !== false && (await this.samples.igsnExists(manager, suffix))) {
         throw this.duplicateIgsn(suffix);
       }
@@ -254,13 +260,59 @@ export class SamplesService {
     });
   }
 
-  /** Inserts one prepared sample with its collectors; a duplicate IGSN (a race) becomes a 409. */
-  async insert(manager: EntityManager, columns: Partial<Sample>, collectorIds: number[]): Promise<number> {
+  /**
+   * Inserts one prepared sample with its collectors. A supplied IGSN taken meanwhile (a race) is a
+   * 409; a `minted` one is minted again (the body asked for none, so it gets no 409).
+   */
+  async insert(manager: EntityManager, write: ResolvedWrite, options: { minted?: boolean } = {}): Promise<number> {
     try {
-      return await this.samples.insertOne(manager, columns, collectorIds);
+      return await this.withFreshMints(manager, options.minted ? [write] : [], (inner) =>
+        this.samples.insertOne(inner, write.columns, write.collectorIds ?? []),
+      );
     } catch (error) {
-      if (isUniqueViolation(error, 'uq_sample_igsn')) throw this.duplicateIgsn(columns.igsn ?? '');
+      if (isUniqueViolation(error, 'uq_sample_igsn')) throw this.duplicateIgsn(write.columns.igsn ?? '');
       throw error;
+    }
+  }
+
+  /**
+   * Runs `insert` (of samples among which `minted` got minted IGSNs) under a savepoint. The minter
+   * skips IGSNs already stored, but one supplied by a registration that commits between minting and
+   * inserting collides: then the insert is rolled back to the savepoint and the minted writes get
+   * new IGSNs, up to MINT_ATTEMPTS times.
+   */
+  async withFreshMints<T>(
+    manager: EntityManager,
+    minted: ResolvedWrite[],
+    insert: (manager: EntityManager) => Promise<T>,
+    options: MintOptions = {},
+  ): Promise<T> {
+    if (!minted.length) return insert(manager);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await manager.transaction(insert); // a savepoint inside the caller's transaction
+      } catch (error) {
+        if (attempt >= MINT_ATTEMPTS || !isUniqueViolation(error, 'uq_sample_igsn')) throw error;
+        // A supplied IGSN that is taken stays an error: minting again would not help.
+        const taken = takenIgsnOf(error);
+        if (taken !== undefined && !minted.some((write) => write.columns.igsn === taken)) throw error;
+        await this.mintInto(manager, minted, options);
+      }
+    }
+  }
+
+  /** Mints an IGSN into each write, in one block per registry code. */
+  async mintInto(manager: EntityManager, writes: ResolvedWrite[], options: MintOptions = {}): Promise<void> {
+    const byCode = new Map<string, ResolvedWrite[]>();
+    for (const write of writes) {
+      const code = write.columns.registryCode as string;
+      byCode.set(code, [...(byCode.get(code) ?? []), write]);
+    }
+    for (const [code, group] of byCode) {
+      const minted = await this.minter.mint(manager, code, group.length, options);
+      group.forEach((write, index) => {
+        write.columns.igsn = minted[index];
+      });
     }
   }
 

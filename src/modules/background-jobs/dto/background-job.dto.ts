@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { JOB_STATUSES, JOB_TYPES } from '../background-job.entity';
+import { JOB_MESSAGE_MAX_CHARS } from '../job-message';
 
 export class BackgroundJobDto {
   @ApiProperty({ format: 'uuid', example: '0b6f6c3e-3f7c-4a2e-9d8e-2f5a1c0d9e11' })
@@ -17,7 +18,13 @@ export class BackgroundJobDto {
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, example: null })
   result: Record<string, unknown> | null;
 
-  @ApiProperty({ nullable: true, type: String, example: null })
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    maxLength: JOB_MESSAGE_MAX_CHARS,
+    example: null,
+    description: 'Why the job failed; a longer message is cut, ending with a "[truncated: …]" marker.',
+  })
   error_message: string | null;
 
   @ApiProperty({ nullable: true, type: Number, example: 5000 })

@@ -200,6 +200,18 @@ export class BatchTemplatesService {
     }
   }
 
+  /** Whether the template exists and the user may see it (an upload naming it must not tell which). */
+  async isVisible(id: number, user: AuthenticatedUser): Promise<boolean> {
+    const row = await this.findRow(id);
+    return (
+      !!row &&
+      BatchTemplateAccess.canView(
+        { userOwnerId: row.user_owner_id, teamOwnerId: row.team_owner_id },
+        await this.caller(user),
+      )
+    );
+  }
+
   private async caller(user: AuthenticatedUser): Promise<TemplateCaller> {
     return { user, teams: await this.accounts.teamMemberships(user.userId) };
   }
