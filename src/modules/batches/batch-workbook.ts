@@ -4,13 +4,12 @@ import { createReadStream } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { FileSink } from '../../core/files/file-sink';
 import { ApiError } from '../../core/http/api-error';
 import { tempFileName } from '../../core/files/private-temp-dir';
 import { BatchField, batchFieldByHeader } from './batch-fields';
-import { WorkbookLayout, inspectWorkbookArchive } from './xlsx-inspection';
+import { WorkbookLayout, inspectWorkbookArchive, workbookInReadingOrder } from './xlsx-inspection';
 
 export type CellValue = string | number | boolean | Date | null;
 
@@ -116,7 +115,7 @@ export class BatchWorkbook {
   }
 
   private async load(buffer: Buffer, layout: WorkbookLayout, budgets: BatchBudgets): Promise<void> {
-    const reader = new excelStream.xlsx.WorkbookReader(Readable.from([buffer]), {
+    const reader = new excelStream.xlsx.WorkbookReader(workbookInReadingOrder(buffer), {
       worksheets: 'emit',
       sharedStrings: 'cache',
       hyperlinks: 'ignore',

@@ -1,4 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
+import { Readable } from 'node:stream';
 import { ApiError } from '../../core/http/api-error';
 import { ZipArchive, ZipProblem } from './zip-archive';
 
@@ -14,6 +15,12 @@ const DIMENSION_WINDOW_BYTES = 64 * 1024;
 const ZIP_LOCAL = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 /** Office "encrypted package" and legacy .xls files are OLE compound documents. */
 const OLE_COMPOUND = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+
+/**
+ * Parts a streaming reader needs before any sheet: the sheet names and their relationships, the
+ * styles (which numbers are dates) and the shared strings. Writers store parts in any order.
+ */
+const PARTS_BEFORE_SHEETS = ['xl/_rels/workbook.xml.rels', 'xl/workbook.xml', 'xl/styles.xml', 'xl/sharedStrings.xml'];
 
 function bad(message: string): ApiError {
   return ApiError.badRequest(message, { file: [message] });
@@ -82,6 +89,15 @@ export async function inspectWorkbookArchive(buffer: Buffer, maxInflatedBytes: n
     if (error instanceof ZipProblem) throw bad(ZIP_PROBLEMS[error.reason]);
     throw error;
   }
+}
+
+/**
+ * The workbook's bytes for exceljs's streaming reader, with the parts it needs first: given a sheet
+ * before `xl/workbook.xml` but after the shared strings, it fails ("reading 'sheets'"), and a sheet
+ * before the styles would read dates as numbers. Call after inspectWorkbookArchive accepted it.
+ */
+export function workbookInReadingOrder(buffer: Buffer): Readable {
+  return Readable.from(new ZipArchive(buffer, MAX_ENTRIES).recordsInOrder(PARTS_BEFORE_SHEETS), { objectMode: false });
 }
 
 /**
