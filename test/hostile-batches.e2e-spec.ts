@@ -124,9 +124,14 @@ describe('hostile batches and IGSNs', () => {
 
     it('keeps UTF-8 file names as sent, in the answer, the batch history and the download', async () => {
       const owner = await createRegistrant(app);
-      const file = buildWorkbook({ metadata: { registry_code: owner.code }, headers: HEADERS, rows: [['u', 'Core']] });
       const names = [UTF8_NAME, "Ada's (copy) * 100%.xlsx"];
       for (const name of names) {
+        // A workbook of its own for each name: the same bytes twice would be refused as a duplicate.
+        const file = buildWorkbook({
+          metadata: { registry_code: owner.code },
+          headers: HEADERS,
+          rows: [[name, 'Core']],
+        });
         const queued = (await upload(owner, file, name).expect(202)).body.data;
         expect(queued.filename).toBe(name);
         const batchId = (await readJob(queued.job_id)).payload.batch_id;
@@ -143,6 +148,11 @@ describe('hostile batches and IGSNs', () => {
       expect(history.map((batch: { filename: string }) => batch.filename).sort()).toEqual([...names].sort());
 
       // A client that sends the RFC 5987 form (filename*=UTF-8''…) gets the same.
+      const file = buildWorkbook({
+        metadata: { registry_code: owner.code },
+        headers: HEADERS,
+        rows: [['rfc', 'Core']],
+      });
       const boundary = `----hostile${randomUUID().replace(/-/g, '')}`;
       const body = Buffer.concat([
         Buffer.from(
@@ -311,41 +321,52 @@ describe('hostile batches and IGSNs', () => {
         ).body.data as { id: number; igsn: string };
       const draft = await register({ name: `${tag}-draft`, is_draft: true });
       const embargoed = await register({ name: `${tag}-embargoed`, publish_date: '2099-01-01T00:00:00Z' });
-      const file = buildWorkbook({
+      // A sample named in the IGSN column (the batch would update it), and samples named as parents
+      // (linked once every row is in; reported only when no other row failed, so in a file of their own).
+      const igsnFile = buildWorkbook({
         metadata: { registry_code: uploader.code },
-        headers: ['IGSN', 'Parent IGSN', ...HEADERS],
+        headers: ['IGSN', ...HEADERS],
         rows: [
-          [draft.igsn, null, `${tag}-row-1`, 'Core', 1, 2],
-          [null, draft.igsn, `${tag}-row-2`, 'Core', 1, 2],
-          [null, embargoed.igsn.replace('10.5072/', '').toLowerCase(), `${tag}-row-3`, 'Core', 1, 2],
-          [null, null, `${tag}-row-4`, 'Core', 1, 2],
+          [draft.igsn, `${tag}-row-1`, 'Core', 1, 2],
+          [null, `${tag}-row-2`, 'Core', 1, 2],
         ],
       });
-      const attempt = async () => {
+      const parentFile = buildWorkbook({
+        metadata: { registry_code: uploader.code },
+        headers: ['Parent IGSN', ...HEADERS],
+        rows: [
+          [draft.igsn, `${tag}-row-3`, 'Core', 1, 2],
+          [embargoed.igsn.replace('10.5072/', '').toLowerCase(), `${tag}-row-4`, 'Core', 1, 2],
+          [null, `${tag}-row-5`, 'Core', 1, 2],
+        ],
+      });
+      const attempt = async (file: Buffer) => {
         const queued = (await upload(uploader, file).expect(202)).body.data;
         const job = await waitForJob(queued.job_id);
         const report = await binary(http().get(`/api/jobs/${queued.job_id}/download/`).set(uploader.auth)).expect(200);
         return { job, sheet: readSamplesSheet(report.body as Buffer) };
       };
 
-      const whileHidden = await attempt();
-      expect(whileHidden.job.status).toBe('failed');
-      expect(whileHidden.job.result?.errors.map((error) => error.row)).toEqual([2, 3, 4]);
-      expect(whileHidden.job.result?.errors[0].message).toBe(
-        `igsn: must start with the registry code ${uploader.code}`,
-      );
-      expect(whileHidden.job.result?.errors[1].message).toBe(
+      const whileHidden = [await attempt(igsnFile), await attempt(parentFile)];
+      expect(whileHidden.map(({ job }) => job.status)).toEqual(['failed', 'failed']);
+      expect(whileHidden[0].job.result?.errors).toEqual([
+        { row: 2, message: `igsn: must start with the registry code ${uploader.code}` },
+      ]);
+      expect(whileHidden[1].job.result?.errors.map((error) => error.row)).toEqual([2, 3]);
+      expect(whileHidden[1].job.result?.errors[0].message).toBe(
         `parent_sample: no sample with IGSN ${draft.igsn} is visible to you`,
       );
 
-      // The same file once those IGSNs exist nowhere.
+      // The same files once those IGSNs exist nowhere.
       await db.query("UPDATE sample SET igsn = igsn || 'GONE' WHERE id = ANY($1::bigint[])", [
         [draft.id, embargoed.id],
       ]);
-      const whileMissing = await attempt();
-      expect(whileMissing.job.error_message).toBe(whileHidden.job.error_message);
-      expect(whileMissing.job.result).toEqual(whileHidden.job.result);
-      expect(whileMissing.sheet).toEqual(whileHidden.sheet);
+      const whileMissing = [await attempt(igsnFile), await attempt(parentFile)];
+      whileMissing.forEach((missing, index) => {
+        expect(missing.job.error_message).toBe(whileHidden[index].job.error_message);
+        expect(missing.job.result).toEqual(whileHidden[index].job.result);
+        expect(missing.sheet).toEqual(whileHidden[index].sheet);
+      });
       expect(await samplesNamed(`${tag}-row-`)).toEqual([]);
     });
 

@@ -163,7 +163,7 @@ describe('reference data', () => {
 
     it.each([
       ['/api/agent-role-types/', 15, 'Collector'],
-      ['/api/material-types/', 13, 'Rock'],
+      ['/api/material-types/', 15, 'Rock'],
       ['/api/location-methods/', 23, 'DGPS'],
       ['/api/sampling-methods/', 34, 'Coring>GravityCorer'],
       ['/api/platform-types/', 50, 'AUV'],

@@ -69,15 +69,28 @@ describe('stays up under hostile or unlucky conditions', () => {
     }
   }
 
+  /**
+   * This suite's own database and queues: its jobs must stay pending while it looks at them, and
+   * other suites' workers on the run's shared queues would otherwise take them.
+   */
+  const ownPrefix = `${testKeyPrefix()}-resilience`;
+  let own: IsolatedDatabase;
+
+  /** The test configuration on this suite's database and queues, with `overrides`. */
+  const ownConfig = (overrides: Record<string, string> = {}) =>
+    testConfig({ DATABASE_URL: own.url, REDIS_KEY_PREFIX: ownPrefix, ...overrides });
+
   beforeAll(async () => {
-    app = await createTestApp();
+    own = await createIsolatedDatabase('resilience');
+    app = await createTestApp({ config: ownConfig() });
     target = app;
     owner = await createRegistrant(app);
-  });
+  }, 60_000);
 
   afterAll(async () => {
     await worker?.stop();
     await app.close();
+    await own.drop();
   });
 
   describe('Redis unreachable (a second API process pointed at a closed port)', () => {
@@ -90,6 +103,8 @@ describe('stays up under hostile or unlucky conditions', () => {
       api = await startServiceProcess(
         'main',
         serviceEnv({
+          DATABASE_URL: own.url,
+          REDIS_KEY_PREFIX: ownPrefix,
           PORT: String(port),
           HOST: '127.0.0.1',
           REDIS_URL: `redis://127.0.0.1:${closedRedis}/0`,
@@ -205,7 +220,7 @@ describe('stays up under hostile or unlucky conditions', () => {
     }, 60_000);
 
     it('refuses a workbook that honestly inflates past BATCH_MAX_INFLATED_BYTES', async () => {
-      const small = await createTestApp({ config: testConfig({ BATCH_MAX_INFLATED_BYTES: '1mb' }) });
+      const small = await createTestApp({ config: ownConfig({ BATCH_MAX_INFLATED_BYTES: '1mb' }) });
       try {
         const honest = zip([
           ...workbookParts(),
@@ -408,7 +423,7 @@ describe('stays up under hostile or unlucky conditions', () => {
   });
 
   it('limits anonymous searches per IP when ANONYMOUS_RATE_LIMIT_PER_MINUTE is set; signed-in callers are not counted', async () => {
-    const limited = await createTestApp({ config: testConfig({ ANONYMOUS_RATE_LIMIT_PER_MINUTE: '3' }) });
+    const limited = await createTestApp({ config: ownConfig({ ANONYMOUS_RATE_LIMIT_PER_MINUTE: '3' }) });
     try {
       const get = () => request(limited.getHttpServer()).get('/api/samples/?page_size=1');
       for (let i = 0; i < 3; i++) await get().expect(200);

@@ -59,12 +59,12 @@ export class BatchParentLinks {
         if (!errorsByRow.has(link.rowNumber)) errorsByRow.set(link.rowNumber, `parent_sample: ${message}`);
       };
       const suffix = suffixes[index];
-      const parent = suffix ? byIgsn.get(suffix) : undefined;
+      const stored = suffix ? byIgsn.get(suffix) : undefined;
+      // A sample the uploader may not see is answered exactly as one that does not exist.
+      const parent = stored && this.policy.canView(stored, caller, now) ? stored : undefined;
       const child = link.child();
       if (!parent) {
         if (complete || !suffix) fail(`no sample with IGSN ${link.parent} is visible to you`);
-      } else if (!this.policy.canView(parent, caller, now)) {
-        fail(`no sample with IGSN ${link.parent} is visible to you`);
       } else if (child && parent.igsn === child) {
         fail('cannot be the sample itself');
       } else if (child && this.leadsBackTo(child, parent.igsn, parentOf)) {
