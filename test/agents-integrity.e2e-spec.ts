@@ -47,7 +47,9 @@ describe('agents and vocabularies: data you can trust', () => {
         longitude: -72.8,
         ...body,
       });
-  const sampleCount = async () => Number((await dataSource.query('SELECT count(*) AS n FROM sample'))[0].n);
+  /** Samples under this suite's registry code (other suites register in the same database meanwhile). */
+  const sampleCount = async () =>
+    Number((await dataSource.query('SELECT count(*) AS n FROM sample WHERE registry_code = $1', [owner.code]))[0].n);
 
   describe('individuals: an identifier decides', () => {
     it('keeps two people with one name and different ORCIDs apart, and never merges them by name', async () => {

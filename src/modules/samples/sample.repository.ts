@@ -5,6 +5,7 @@ import type { QueryResultRow } from 'pg';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { pooledQuery } from '../../core/database/prepared-query';
 import { analyzeStaleTables } from '../../core/database/table-statistics';
+import { ORCID } from '../agents/agent-identity';
 import { escapeLike } from '../vocabularies/common/label-search';
 import { SqlCondition } from './sample-access.policy';
 import { BoundingBox } from './sample-search';
@@ -121,8 +122,8 @@ export interface TimeRange {
 export interface SampleFilters {
   registryCodes?: string[];
   parentId?: string;
-  /** Collectors by ORCID iD (bare, upper case) or by a substring of the person's or institution's name. */
-  collector?: { orcid: string } | { name: string };
+  /** Samples with any of these collectors (SampleRepository.collectorIdsMatching resolves a `collector` filter). */
+  collectorIds?: number[];
   bbox?: BoundingBox;
   sampling?: TimeRange;
   created?: TimeRange;
@@ -193,22 +194,12 @@ export class SampleRepository {
     const value = (v: unknown) => `$${params.push(v)}`;
     if (filters.registryCodes) clauses.push(`s.registry_code = ANY(${value(filters.registryCodes)}::text[])`);
     if (filters.parentId !== undefined) clauses.push(`s.parent_sample_id = ${value(filters.parentId)}::bigint`);
-    if (filters.collector) {
-      // Collectors (a person, an institution, or both) are few beside samples: the matching ones
-      // are found first, then their samples on sample_collector's collector index.
-      let match: string;
-      if ('orcid' in filters.collector) {
-        match = `i.individual_uri ~* ${value(`^(https?://(www\\.)?orcid\\.org/)?${filters.collector.orcid}/?$`)}`;
-      } else {
-        const pattern = `'%' || lower(immutable_unaccent(${value(escapeLike(filters.collector.name))})) || '%'`;
-        match = `(lower(immutable_unaccent(i.label)) LIKE ${pattern} OR lower(immutable_unaccent(i.alt_label)) LIKE ${pattern}
-                  OR lower(immutable_unaccent(inst.label)) LIKE ${pattern})`;
-      }
-      clauses.push(`s.id IN (SELECT sc.sample_id FROM sample_collector sc WHERE sc.collector_id IN (
-                      SELECT c.id FROM collector c
-                        LEFT JOIN individual i ON i.id = c.individual_id
-                        LEFT JOIN institution inst ON inst.id = c.institution_id
-                       WHERE ${match}))`);
+    if (filters.collectorIds) {
+      clauses.push(
+        filters.collectorIds.length
+          ? `s.id IN (SELECT sc.sample_id FROM sample_collector sc WHERE sc.collector_id = ANY(${value(filters.collectorIds)}::int[]))`
+          : 'false',
+      );
     }
     const box = filters.bbox;
     if (box) {
@@ -229,6 +220,31 @@ export class SampleRepository {
     if (filters.created?.from) clauses.push(`s.created_at >= ${value(filters.created.from)}::timestamptz`);
     if (filters.created?.to) clauses.push(`s.created_at < ${value(filters.created.to)}::timestamptz`);
     return clauses;
+  }
+
+  /**
+   * The collectors a `collector` filter names: a person by ORCID iD (on the identifier index), or a
+   * substring (case and accents ignored) of a person's label or alternative label or an
+   * institution's label. Collectors are few beside samples, so they are found first and the planner
+   * then sees their ids (and how many samples each has) when it plans the samples.
+   */
+  async collectorIdsMatching(filter: { orcid: string } | { name: string }): Promise<number[]> {
+    let match: string;
+    if ('orcid' in filter) {
+      match = `i.individual_uri IS NOT NULL AND ${ORCID.key('i.individual_uri')} = ${ORCID.key('$1::text')}`;
+    } else {
+      const pattern = `'%' || lower(immutable_unaccent($1::text)) || '%'`;
+      match = `(lower(immutable_unaccent(i.label)) LIKE ${pattern} OR lower(immutable_unaccent(i.alt_label)) LIKE ${pattern}
+                OR lower(immutable_unaccent(inst.label)) LIKE ${pattern})`;
+    }
+    const rows = await this.pooled<{ id: number }>(
+      `SELECT c.id FROM collector c
+         LEFT JOIN individual i ON i.id = c.individual_id
+         LEFT JOIN institution inst ON inst.id = c.institution_id
+        WHERE ${match}`,
+      ['orcid' in filter ? filter.orcid : escapeLike(filter.name)],
+    );
+    return rows.map((row) => Number(row.id));
   }
 
   /**

@@ -712,7 +712,7 @@ export class SamplesService {
     const collector = given('collector');
     if (collector !== undefined) {
       const orcid = orcidOf(collector);
-      filters.collector = orcid ? { orcid } : { name: collector };
+      filters.collectorIds = await this.samples.collectorIdsMatching(orcid ? { orcid } : { name: collector });
     }
     const bbox = given('bbox');
     if (bbox !== undefined) filters.bbox = parseBoundingBox(bbox);
