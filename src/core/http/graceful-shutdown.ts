@@ -50,7 +50,6 @@ export function installGracefulShutdown(
     }, graceMs);
 
     setTimeout(() => {
-      logger.log('Port closed: no new connections; waiting for requests in flight', 'Shutdown');
       const idleSweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
       server.close(() => {
         clearInterval(idleSweep);
@@ -65,6 +64,8 @@ export function installGracefulShutdown(
             process.exit(1);
           });
       });
+      // Logged once the listening socket is closed, not before: a probe that reads it may rely on it.
+      logger.log('Port closed: no new connections; waiting for requests in flight', 'Shutdown');
     }, drainMs);
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => shutdown(signal));
