@@ -1,4 +1,5 @@
 import { DataValidation, Workbook, Worksheet } from 'exceljs';
+import { SampleVocabulary } from '../../samples/sample-fields';
 import { BatchField } from '../batch-fields';
 import { MAX_BATCH_ROWS } from '../xlsx-inspection';
 
@@ -19,21 +20,7 @@ export const PER_SAMPLE_OBJECT_TYPE = 'Enter per sample in spreadsheet';
  * template's own preset lists (platforms, archives, collectors).
  */
 export type TemplateLookup =
-  | 'object_type'
-  | 'material_type'
-  | 'country'
-  | 'location_method'
-  | 'sampling_method'
-  | 'length_unit'
-  | 'date_precision'
-  | 'platform_type'
-  | 'launch_type'
-  | 'platform'
-  | 'launch_platform'
-  | 'current_archive'
-  | 'original_archive'
-  | 'collector'
-  | 'cruise_field_prgrm';
+  Exclude<SampleVocabulary, 'archive'> | 'current_archive' | 'original_archive' | 'collector' | 'cruise_field_prgrm';
 
 interface LookupSpec {
   /** Row 1 of the list's column on the Lookups sheet. */
