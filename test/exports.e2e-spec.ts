@@ -6,6 +6,8 @@ import * as XLSX from 'xlsx';
 import { SAMPLE_CSV_COLUMNS } from '../src/modules/metadata-formats/csv.serializer';
 import { createRegistrant } from './support/auth';
 import { createTestApp } from './support/test-app';
+import { IsolatedDatabase, createIsolatedDatabase } from './support/isolated-database';
+import { testConfig, testKeyPrefix } from './support/test-environment';
 import { WorkerProcess, startWorkerProcess } from './support/worker-process';
 
 type Who = { auth: { Authorization: string } };
@@ -98,9 +100,17 @@ describe('sample exports', () => {
     return { job, rows: rows.map((row) => Object.fromEntries(header.map((name, i) => [name, row[i]]))) };
   }
 
+  /**
+   * A database and queues of this suite's own: one test holds an exclusive lock on the sample table
+   * while a worker must take its export, which other suites' jobs on shared queues would block.
+   */
+  const prefix = `${testKeyPrefix()}-exports`;
+  let database: IsolatedDatabase | undefined;
+
   beforeAll(async () => {
-    const starting = startWorkerProcess();
-    app = await createTestApp();
+    database = await createIsolatedDatabase('exports');
+    const starting = startWorkerProcess({ DATABASE_URL: database.url, REDIS_KEY_PREFIX: prefix });
+    app = await createTestApp({ config: testConfig({ DATABASE_URL: database.url, REDIS_KEY_PREFIX: prefix }) });
     [owner, stranger] = await Promise.all([createRegistrant(app), createRegistrant(app)]);
     type Registered = { igsn: string; [field: string]: unknown };
     const register = async (body: Record<string, unknown>): Promise<Registered> => {
@@ -137,6 +147,7 @@ describe('sample exports', () => {
   afterAll(async () => {
     await worker?.stop();
     await app?.close();
+    await database?.drop();
   });
 
   it('validates the request as the search does, and answers 202 with the job', async () => {
