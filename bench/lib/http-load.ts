@@ -33,7 +33,7 @@ export interface HttpLoadResult {
   seconds: number;
   /** 2xx responses per second. */
   okPerSecond: number;
-  /** Per-response latency (request written to response complete), exact percentiles. */
+  /** Latency of the 2xx answers (request written to response complete), exact percentiles. */
   latency: LatencySummary;
   /** CPU shares during the measured run, when the hooks watch them. */
   cpu?: CpuShare;
@@ -63,9 +63,11 @@ async function fire(
   );
   instance.on('response', (_client, statusCode, _bytes, responseTime) => {
     if (!measured) return;
-    latencies.push(responseTime);
-    if (statusCode >= 200 && statusCode < 300) ok += 1;
-    else failures[statusCode] = (failures[statusCode] ?? 0) + 1;
+    // Latencies of answers only: quick refusals (429, 503) would make the percentiles look good.
+    if (statusCode >= 200 && statusCode < 300) {
+      ok += 1;
+      latencies.push(responseTime);
+    } else failures[statusCode] = (failures[statusCode] ?? 0) + 1;
   });
   const stop = () => instance.stop();
   limits.until?.then(stop, stop);
