@@ -18,7 +18,9 @@ export class BenchWorker {
 
   /** Starts the worker and waits for its "Worker started" line (LOG_LEVEL must be info or lower). */
   static async start(entry: string, env: Record<string, string>, timeoutMs = 60_000): Promise<BenchWorker> {
-    const child = spawn(process.execPath, [entry], {
+    // BENCH_WORKER_NODE_ARGS: extra Node flags for the worker, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+    const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const child = spawn(process.execPath, [...nodeArgs, entry], {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
