@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { ApiError } from '../../core/http/api-error';
 import { Individual } from '../agents/individual.entity';
 import { emailKey } from './email-address';
@@ -210,6 +210,14 @@ export class AccountsService {
       code: code.trim().toUpperCase(),
     });
     return found ?? undefined;
+  }
+
+  /** Which of these codes (upper-cased) no registry code has. */
+  async unknownRegistryCodes(codes: string[]): Promise<string[]> {
+    const wanted = codes.map((code) => code.trim().toUpperCase());
+    const found = await this.dataSource.getRepository(RegistryCode).findBy({ code: In(wanted) });
+    const known = new Set(found.map((row) => row.code));
+    return wanted.filter((code) => !known.has(code));
   }
 
   /**

@@ -76,8 +76,7 @@ export class ArchivesService {
     const current = await this.get(id);
     if (!canEditAgent(current, user)) throw ApiError.forbidden('You may not edit this archive.');
     if (patch.label === null) throw ApiError.invalidField('label', 'must not be empty');
-    const country =
-      patch.country !== undefined ? await this.vocabularies.resolveCountry(patch.country, 'country') : undefined;
+    const countryId = await this.vocabularies.countryIdPatch(patch.country);
     const parent = patch.parent_institution;
     if (
       parent !== undefined &&
@@ -109,7 +108,7 @@ export class ArchivesService {
         url: patch.url,
         uri: patch.uri,
         parentInstitutionId: parent,
-        countryId: country === undefined ? undefined : (country?.id ?? null),
+        countryId,
       }),
     });
     return this.get(id);

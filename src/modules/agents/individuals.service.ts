@@ -98,8 +98,7 @@ export class IndividualsService {
         ? individualLabel({ label: patch.label !== undefined ? patch.label : current.label, fname, lname })
         : current.label;
     if (!label) throw ApiError.invalidField('label', 'give a label, or fname and lname');
-    const country =
-      patch.country !== undefined ? await this.vocabularies.resolveCountry(patch.country, 'country') : undefined;
+    const countryId = await this.vocabularies.countryIdPatch(patch.country);
     await inTransaction(undefined, this.dataSource, async (manager) => {
       if (patch.individual_uri !== undefined) await this.refuseTakenIdentifier(manager, patch.individual_uri, id);
       await manager.update(Individual, id, {
@@ -115,7 +114,7 @@ export class IndividualsService {
           fax: patch.fax,
           individualUri: patch.individual_uri,
           institutionDetail: patch.institution_detail,
-          countryId: country === undefined ? undefined : (country?.id ?? null),
+          countryId,
         }),
         // A renamed row is no longer filed under its old name for create-or-match.
         ...(label.toLowerCase() !== current.label?.toLowerCase() ? { matchKey: null } : {}),

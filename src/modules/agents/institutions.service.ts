@@ -76,8 +76,7 @@ export class InstitutionsService {
     const current = await this.get(id);
     if (!canEditAgent(current, user)) throw ApiError.forbidden('You may not edit this institution.');
     if (patch.label === null) throw ApiError.invalidField('label', 'must not be empty');
-    const country =
-      patch.country !== undefined ? await this.vocabularies.resolveCountry(patch.country, 'country') : undefined;
+    const countryId = await this.vocabularies.countryIdPatch(patch.country);
     const label = patch.label?.trim();
     await inTransaction(undefined, this.dataSource, async (manager) => {
       if (patch.ror !== undefined) await this.refuseTakenIdentifier(manager, patch.ror, id);
@@ -89,7 +88,7 @@ export class InstitutionsService {
           countrySubdivision: patch.country_subdivision,
           city: patch.city,
           ror: patch.ror,
-          countryId: country === undefined ? undefined : (country?.id ?? null),
+          countryId,
         }),
         // A renamed row is no longer filed under its old name for create-or-match.
         ...(label !== undefined && label.toLowerCase() !== current.label.toLowerCase() ? { matchKey: null } : {}),

@@ -461,11 +461,8 @@ export class SamplesService {
     existing: Sample | undefined,
   ): Promise<number | null> {
     if (value === null) return null;
-    const suffix = this.igsn.parse(value);
-    const row = suffix ? await this.samples.byIgsn(suffix, manager) : undefined;
-    if (!row || !this.policy.canView(accessFacts(row), caller, this.clock.now())) {
-      throw ApiError.invalidField('parent_sample', `no sample with IGSN ${value} is visible to you`);
-    }
+    const row = await this.visibleRowByIgsn(value, caller, manager);
+    if (!row) throw ApiError.invalidField('parent_sample', `no sample with IGSN ${value} is visible to you`);
     if (existing && Number(row.id) === existing.id)
       throw ApiError.invalidField('parent_sample', 'cannot be the sample itself');
     return Number(row.id);
@@ -700,11 +697,8 @@ export class SamplesService {
       .map((code) => code.trim().toUpperCase())
       .filter(Boolean);
     if (codes?.length) {
-      for (const code of codes) {
-        if (!(await this.accounts.registryCodeOwner(code))) {
-          throw ApiError.invalidField('registry_code', `"${code}" is not a registry code`);
-        }
-      }
+      const [unknown] = await this.accounts.unknownRegistryCodes(codes);
+      if (unknown !== undefined) throw ApiError.invalidField('registry_code', `"${unknown}" is not a registry code`);
       filters.registryCodes = codes;
     }
     const parent = given('parent');
@@ -732,12 +726,20 @@ export class SamplesService {
    * and one the caller may not see get the same 400, so the filter reveals nothing about hidden samples.
    */
   private async visibleParentId(parent: string, caller: SampleCaller | undefined): Promise<string> {
-    const suffix = this.igsn.parse(parent);
-    const row = suffix === undefined ? undefined : await this.samples.byIgsn(suffix);
-    if (!row || !this.policy.canView(accessFacts(row), caller, this.clock.now())) {
-      throw ApiError.invalidField('parent', `no sample ${parent} that you may see`);
-    }
+    const row = await this.visibleRowByIgsn(parent, caller);
+    if (!row) throw ApiError.invalidField('parent', `no sample ${parent} that you may see`);
     return String(row.id);
+  }
+
+  /** The sample an IGSN (any form) names when the caller may see it; undefined alike when hidden or missing. */
+  private async visibleRowByIgsn(
+    value: string,
+    caller: SampleCaller | undefined,
+    manager?: EntityManager,
+  ): Promise<SampleRow | undefined> {
+    const suffix = this.igsn.parse(value);
+    const row = suffix === undefined ? undefined : await this.samples.byIgsn(suffix, manager);
+    return row && this.policy.canView(accessFacts(row), caller, this.clock.now()) ? row : undefined;
   }
 
   /**

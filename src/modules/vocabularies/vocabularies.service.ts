@@ -71,6 +71,12 @@ export class VocabulariesService {
     return this.list<VocabularyTerm>(TERM_VOCABULARIES[vocabulary], { columns: ['label'], search });
   }
 
+  /** The country id a PATCH sets: undefined when `country` was not sent (kept), null to clear it. */
+  async countryIdPatch(value: string | null | undefined): Promise<number | null | undefined> {
+    if (value === undefined) return undefined;
+    return (await this.resolveCountry(value, 'country'))?.id ?? null;
+  }
+
   /**
    * A country given as an ISO 3166-1 alpha-2 code or a name (case- and accent-insensitive); only
    * active countries. Null or blank → null. Unknown → 400 naming `field`.
