@@ -1,22 +1,11 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
-import { AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { serverUrls, testDatabaseUrl, testKeyPrefix } from './test-environment';
 
 export const PROJECT_ROOT = join(__dirname, '..', '..');
 
-/** A port nothing listens on right now (the OS picks it; the process under test binds it moments later). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort } from '../../bench/lib/api-process';
 
 /** The environment of a service process on this run's database and Redis prefix. */
 export function serviceEnv(extra: Record<string, string> = {}): Record<string, string> {
