@@ -80,7 +80,11 @@ fi
 # cannot be downloaded here, so puppeteer-core is pointed at it; CHROMIUM_PATH overrides).
 if [ -z "${CHROMIUM_PATH:-}" ] && ! [ -x /usr/bin/chromium ]; then
   echo "ensure-services: installing Chromium"
-  apt_install chromium
+  apt_install Chromium chromium
+  if ! [ -x /usr/bin/chromium ]; then
+    echo "ensure-services: Chromium was not installed at /usr/bin/chromium; install Debian's chromium or set CHROMIUM_PATH." >&2
+    exit 1
+  fi
 fi
 
 echo "ensure-services: PostgreSQL and Redis answer on 127.0.0.1; Chromium at ${CHROMIUM_PATH:-/usr/bin/chromium}"
