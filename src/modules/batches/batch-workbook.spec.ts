@@ -1,4 +1,5 @@
 import { Workbook } from 'exceljs';
+import * as XLSX from 'xlsx';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,17 +19,37 @@ async function workbookBuffer(): Promise<Buffer> {
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
-/** The same parts re-zipped in the given order (names not listed keep their order, at the end). */
-async function reordered(buffer: Buffer, first: string[]): Promise<Buffer> {
+/**
+ * The same parts re-zipped in the given order (names not listed keep their order, at the end),
+ * `edit` changing a part's name or content on the way.
+ */
+async function reordered(
+  buffer: Buffer,
+  first: string[],
+  edit: (part: { name: string; data: Buffer }) => { name: string; data: Buffer } = (part) => part,
+): Promise<Buffer> {
   const archive = new ZipArchive(buffer, 100);
   const rank = (name: string) => (first.includes(name) ? first.indexOf(name) : first.length);
   const names = archive.entries.map((entry) => entry.name).sort((a, b) => rank(a) - rank(b));
   const parts = [];
   for (const name of names) {
     const inflated = await archive.inflate(archive.entry(name)!, { limit: 1e8, maxRatio: 1e6, keep: 1e8 });
-    parts.push({ name, data: inflated.head });
+    parts.push(edit({ name, data: inflated.head }));
   }
   return zip(parts);
+}
+
+/** A Metadata sheet before the Samples sheet, as SheetJS writes them (`compression: false` stores the parts). */
+function sheetJsWorkbook(compression: boolean): Buffer {
+  const workbook = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(workbook, XLSX.utils.aoa_to_sheet([['registry_code', 'IEABC']]), 'Metadata');
+  const header = ['Sample Name', 'Object Type', ...Array.from({ length: 40 }, (_, i) => `Extra ${i}`)];
+  XLSX.utils.book_append_sheet(
+    workbook,
+    XLSX.utils.aoa_to_sheet([header, ['Core A', 'Core'], ['Core B', 'Core']]),
+    'Samples',
+  );
+  return XLSX.write(workbook, { type: 'buffer', bookType: 'xlsx', compression }) as Buffer;
 }
 
 describe('BatchWorkbook', () => {
@@ -72,6 +93,36 @@ describe('BatchWorkbook', () => {
     const buffer = await reordered(await workbookBuffer(), ['xl/worksheets/sheet1.xml']);
     expect(await samples(buffer)).toEqual(expected);
   });
+
+  it('finds the Samples sheet by the path the workbook gives it, whatever the part is called', async () => {
+    const buffer = await reordered(await workbookBuffer(), [], ({ name, data }) => ({
+      name: name === 'xl/worksheets/sheet1.xml' ? 'xl/worksheets/the-samples.xml' : name,
+      data:
+        name === 'xl/_rels/workbook.xml.rels'
+          ? Buffer.from(data.toString().replace('sheet1.xml', 'the-samples.xml'))
+          : data,
+    }));
+    expect(await samples(buffer)).toEqual(expected);
+  });
+
+  it.each([true, false])(
+    'reads the Metadata and Samples sheets of every copy read at once (SheetJS, compressed: %s)',
+    async (compression) => {
+      // exceljs's sequential reader could lose a part under async iteration (a sheet read as empty).
+      const reads = Array.from({ length: 40 }, () =>
+        BatchWorkbook.read(sheetJsWorkbook(compression), budgets, workDir),
+      );
+      for (const workbook of await Promise.all(reads)) {
+        try {
+          expect(workbook.metadata).toEqual({ registry_code: 'IEABC' });
+          expect(workbook.unknownHeaders).toHaveLength(40);
+          expect(workbook.rowCount).toBe(2);
+        } finally {
+          await workbook.dispose();
+        }
+      }
+    },
+  );
 
   it('reads a workbook as exceljs writes it', async () => {
     expect(await samples(await workbookBuffer())).toEqual(expected);

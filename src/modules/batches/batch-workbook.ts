@@ -1,5 +1,4 @@
 import { Row, stream as excelStream } from 'exceljs';
-import { EventEmitter } from 'node:events';
 import { createReadStream } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,7 +8,8 @@ import { FileSink } from '../../core/files/file-sink';
 import { ApiError } from '../../core/http/api-error';
 import { tempFileName } from '../../core/files/private-temp-dir';
 import { BatchField, batchFieldByHeader } from './batch-fields';
-import { WorkbookLayout, inspectWorkbookArchive, workbookInReadingOrder } from './xlsx-inspection';
+import { WorkbookLayout, inspectWorkbookArchive, workbookArchive } from './xlsx-inspection';
+import { XlsxPartsReader } from './xlsx-parts-reader';
 
 export type CellValue = string | number | boolean | Date | null;
 
@@ -63,9 +63,10 @@ const fromSpilled = (value: SpilledCell): CellValue =>
   value !== null && typeof value === 'object' ? new Date(value.d) : value;
 
 /**
- * An uploaded batch workbook, read once with exceljs's streaming reader: the Samples sheet's rows
- * go to a work file as they are read, so the worker's memory does not grow with the file; the
- * row, cell and byte budgets stop the reading as soon as one is exceeded. Rows are then replayed
+ * An uploaded batch workbook, read once with exceljs's streaming parsers (part by part, see
+ * XlsxPartsReader): the Samples sheet's rows go to a work file as they are read, so the worker's
+ * memory does not grow with the file; the row, cell and byte budgets stop the reading as soon as
+ * one is exceeded. Rows are then replayed
  * from the work file, and the error report is written from it too (no second parse of the upload).
  * `dispose()` deletes the work file.
  */
@@ -84,6 +85,7 @@ export class BatchWorkbook {
 
   private constructor(
     readonly sheetName: string,
+    private readonly samplesPath: string,
     workDir: string,
   ) {
     this.spillPath = join(workDir, tempFileName(`batch-${randomUUID()}.jsonl`));
@@ -104,7 +106,7 @@ export class BatchWorkbook {
       );
     }
     if (!layout.samplesSheet) throw new BatchWorkbookRefused('The workbook has no Samples sheet.');
-    const workbook = new BatchWorkbook(layout.samplesSheet.name, workDir);
+    const workbook = new BatchWorkbook(layout.samplesSheet.name, layout.samplesSheet.path, workDir);
     try {
       await workbook.load(buffer, layout, budgets);
       return workbook;
@@ -115,28 +117,13 @@ export class BatchWorkbook {
   }
 
   private async load(buffer: Buffer, layout: WorkbookLayout, budgets: BatchBudgets): Promise<void> {
-    const reader = new excelStream.xlsx.WorkbookReader(workbookInReadingOrder(buffer), {
-      worksheets: 'emit',
-      sharedStrings: 'cache',
-      hyperlinks: 'ignore',
-      // Styles say which numbers are dates.
-      styles: 'cache',
-      entries: 'emit',
-    });
-    // exceljs names a sheet only when its relationship target has its own spelling: the part's
-    // path (announced just before the sheet) is matched to the names read by the inspection.
-    let part = '';
-    (reader as unknown as EventEmitter).on('entry', (entry: { type: string; id?: string }) => {
-      if (entry.type === 'worksheet') part = `xl/worksheets/sheet${entry.id}.xml`;
-    });
     const sink = new FileSink(this.spillPath);
     try {
-      for await (const sheet of reader) {
-        const name = layout.sheets.find((candidate) => candidate.path === part)?.name;
-        if (name === undefined) continue;
-        if (name.toLowerCase() === 'metadata') await this.readMetadata(sheet);
-        else if (name === this.sheetName) await this.readSamples(sheet, sink, budgets);
+      const parts = await XlsxPartsReader.open(workbookArchive(buffer));
+      for (const sheet of layout.sheets) {
+        if (sheet.name.toLowerCase() === 'metadata') await this.readMetadata(parts.worksheet(sheet.path));
       }
+      await this.readSamples(parts.worksheet(this.samplesPath), sink, budgets);
       await sink.end();
     } catch (error) {
       sink.destroy();

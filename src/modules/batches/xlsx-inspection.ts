@@ -1,5 +1,4 @@
 import { HttpStatus } from '@nestjs/common';
-import { Readable } from 'node:stream';
 import { ApiError } from '../../core/http/api-error';
 import { ZipArchive, ZipProblem } from './zip-archive';
 
@@ -20,7 +19,6 @@ const OLE_COMPOUND = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1
  * Parts a streaming reader needs before any sheet: the sheet names and their relationships, the
  * styles (which numbers are dates) and the shared strings. Writers store parts in any order.
  */
-const PARTS_BEFORE_SHEETS = ['xl/_rels/workbook.xml.rels', 'xl/workbook.xml', 'xl/styles.xml', 'xl/sharedStrings.xml'];
 
 function bad(message: string): ApiError {
   return ApiError.badRequest(message, { file: [message] });
@@ -91,13 +89,9 @@ export async function inspectWorkbookArchive(buffer: Buffer, maxInflatedBytes: n
   }
 }
 
-/**
- * The workbook's bytes for exceljs's streaming reader, with the parts it needs first: given a sheet
- * before `xl/workbook.xml` but after the shared strings, it fails ("reading 'sheets'"), and a sheet
- * before the styles would read dates as numbers. Call after inspectWorkbookArchive accepted it.
- */
-export function workbookInReadingOrder(buffer: Buffer): Readable {
-  return Readable.from(new ZipArchive(buffer, MAX_ENTRIES).recordsInOrder(PARTS_BEFORE_SHEETS), { objectMode: false });
+/** The archive of a workbook inspectWorkbookArchive accepted, for reading its parts. */
+export function workbookArchive(buffer: Buffer): ZipArchive {
+  return new ZipArchive(buffer, MAX_ENTRIES);
 }
 
 /**

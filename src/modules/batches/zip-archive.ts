@@ -24,7 +24,6 @@ export class ZipProblem extends Error {
 const EOCD_SIGNATURE = 0x06054b50;
 const CENTRAL_SIGNATURE = 0x02014b50;
 const LOCAL_SIGNATURE = 0x04034b50;
-const DESCRIPTOR_SIGNATURE = 0x08074b50;
 /** Compressed bytes handed to zlib at a time: zlib works on the thread pool, never the event loop. */
 const FEED_CHUNK = 64 * 1024;
 
@@ -35,15 +34,12 @@ const FEED_CHUNK = 64 * 1024;
  */
 export class ZipArchive {
   readonly entries: ZipEntry[];
-  private readonly directoryOffset: number;
 
   constructor(
     private readonly buffer: Buffer,
     maxEntries: number,
   ) {
-    const directory = readDirectory(buffer, maxEntries);
-    this.entries = directory.entries;
-    this.directoryOffset = directory.directoryOffset;
+    this.entries = readDirectory(buffer, maxEntries);
   }
 
   entry(name: string): ZipEntry | undefined {
@@ -94,32 +90,16 @@ export class ZipArchive {
   }
 
   /**
-   * The archive's bytes as a sequential reader sees them, with the named parts' local records first
-   * (in the order given), then every other record in archive order, then the central directory.
-   * Records are copied whole (header, data, data descriptor), so nothing is re-encoded.
+   * One entry's content as a stream, inflated as it is read (zlib's asynchronous stream, off the
+   * event loop). Nothing is counted: call it for an archive whose entries inflate() accepted.
    */
-  *recordsInOrder(first: readonly string[]): Generator<Buffer> {
-    const rank = (entry: ZipEntry) => {
-      const index = first.indexOf(entry.name);
-      return index < 0 ? first.length : index;
-    };
-    const ordered = [...this.entries].sort((a, b) => rank(a) - rank(b) || a.localHeaderOffset - b.localHeaderOffset);
-    for (const entry of ordered) {
-      const data = this.compressedData(entry);
-      const dataEnd = data.byteOffset - this.buffer.byteOffset + data.length;
-      yield this.buffer.subarray(entry.localHeaderOffset, dataEnd + this.descriptorLength(entry, dataEnd));
+  open(entry: ZipEntry): Readable {
+    const data = this.compressedData(entry);
+    if (entry.method === 0) return Readable.from(chunks(data), { objectMode: false });
+    if (entry.method !== 8) {
+      throw new ZipProblem('damaged', `${entry.name} uses an unsupported compression method (${entry.method})`);
     }
-    yield this.buffer.subarray(this.directoryOffset);
-  }
-
-  /** Bytes of the data descriptor after an entry's data (general-purpose flag bit 3), with or without its signature. */
-  private descriptorLength(entry: ZipEntry, dataEnd: number): number {
-    const flags = this.buffer.readUInt16LE(entry.localHeaderOffset + 6);
-    if ((flags & 0x08) === 0) return 0;
-    const signed = dataEnd + 4 <= this.buffer.length && this.buffer.readUInt32LE(dataEnd) === DESCRIPTOR_SIGNATURE;
-    const length = signed ? 16 : 12;
-    if (dataEnd + length > this.buffer.length) throw new ZipProblem('damaged', `${entry.name} is cut short`);
-    return length;
+    return Readable.from(chunks(data), { objectMode: false }).pipe(createInflateRaw());
   }
 
   private compressedData(entry: ZipEntry): Buffer {
@@ -147,7 +127,7 @@ function* chunks(data: Buffer): Generator<Buffer> {
 }
 
 /** The central directory (what the archive declares), without inflating anything. */
-function readDirectory(buffer: Buffer, maxEntries: number): { entries: ZipEntry[]; directoryOffset: number } {
+function readDirectory(buffer: Buffer, maxEntries: number): ZipEntry[] {
   const searchFrom = Math.max(0, buffer.length - 65_557);
   let eocd = -1;
   for (let i = buffer.length - 22; i >= searchFrom; i--) {
@@ -158,8 +138,7 @@ function readDirectory(buffer: Buffer, maxEntries: number): { entries: ZipEntry[
   }
   if (eocd < 0) throw new ZipProblem('damaged', 'no end of central directory');
   const count = buffer.readUInt16LE(eocd + 10);
-  const directoryOffset = buffer.readUInt32LE(eocd + 16);
-  let offset = directoryOffset;
+  let offset = buffer.readUInt32LE(eocd + 16);
   if (count === 0xffff || offset === 0xffffffff) throw new ZipProblem('zip64', 'zip64 archive');
   if (count > maxEntries) throw new ZipProblem('too-many-entries', `${count} entries`);
   const entries: ZipEntry[] = [];
@@ -179,5 +158,5 @@ function readDirectory(buffer: Buffer, maxEntries: number): { entries: ZipEntry[
     });
     offset += 46 + nameLength + extraLength + commentLength;
   }
-  return { entries, directoryOffset };
+  return entries;
 }
