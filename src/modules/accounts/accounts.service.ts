@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, QueryFailedError } from 'typeorm';
 import { ApiError } from '../../core/http/api-error';
 import { Individual } from '../agents/individual.entity';
 import { emailKey } from './email-address';
@@ -30,6 +30,23 @@ const ORCID_PATTERN = /^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$/;
 /** The candidate citext found, if it is the same address under emailKey (citext folds more). */
 function sameAddress<T extends User>(candidate: T | null, email: string): T | undefined {
   return candidate && emailKey(candidate.email) === emailKey(email) ? candidate : undefined;
+}
+
+/**
+ * The 409 for a new code whose namespace holds IGSNs registered under a shorter code (the database
+ * refuses it: migration RegistryCodeNamespaceFree), or undefined for any other error.
+ */
+function namespaceTaken(code: string, error: unknown): ApiError | undefined {
+  const driverError =
+    error instanceof QueryFailedError ? (error.driverError as { constraint?: string; detail?: string }) : undefined;
+  if (driverError?.constraint !== 'registry_code_namespace_free') return undefined;
+  const { count, first } = JSON.parse(driverError.detail ?? '{}') as { count?: number; first?: string };
+  const igsns = count === 1 ? '1 IGSN is' : `${count} IGSNs are`;
+  return ApiError.conflict(
+    `Registry code ${code} cannot be created: ${igsns} already registered in its namespace under a ` +
+      `shorter code (first ${first}), and would change owner.`,
+    { code: [`${igsns} already registered in this namespace under a shorter code (first ${first})`] },
+  );
 }
 
 /** Accounts, teams and registry codes: who exists, who belongs where, who owns which code. */
@@ -197,7 +214,10 @@ export class AccountsService {
       .values({ code: normalised, userOwnerId, teamOwnerId })
       .orIgnore()
       .returning('*')
-      .execute();
+      .execute()
+      .catch((error: unknown) => {
+        throw namespaceTaken(normalised, error) ?? error;
+      });
     if (!inserted.raw || (inserted.raw as unknown[]).length === 0) {
       throw ApiError.conflict(`Registry code ${normalised} already exists.`, { code: ['already exists'] });
     }
@@ -225,6 +245,9 @@ export class AccountsService {
    * lie inside this code's, and belong to them.
    */
   async codesExtending(code: string, manager: EntityManager = this.dataSource.manager): Promise<string[]> {
+    // Held until the caller's transaction ends: a longer code created meanwhile waits for it, and
+    // then sees what it registered (migration RegistryCodeNamespaceFree); one created before is seen here.
+    await manager.query('SELECT 1 FROM registry_code WHERE code = $1 FOR KEY SHARE', [code]);
     const rows: { code: string }[] = await manager.query(
       'SELECT code FROM registry_code WHERE length(code) > length($1) AND left(code, length($1)) = $1 ORDER BY code',
       [code],

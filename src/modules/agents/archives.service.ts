@@ -11,6 +11,7 @@ import { ArchiveInputDto, ArchivePatchDto, ArchiveWriteDto } from './dto/archive
 import { Institution } from './institution.entity';
 import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { definedOnly } from '../vocabularies/common/defined-only';
+import { refuseTakenLabel } from '../vocabularies/common/label-taken';
 import { storedEqualsSent } from '../vocabularies/common/stored-equals-sent';
 import { canEditAgent } from './agent-edit.policy';
 
@@ -86,17 +87,8 @@ export class ArchivesService {
       throw ApiError.invalidField('parent_institution', `no institution has id ${parent}`);
     }
     const label = patch.label?.trim();
-    if (label !== undefined) {
-      const [other] = await this.dataSource.manager.query<{ id: number }[]>(
-        'SELECT id FROM archive WHERE lower(btrim(label)) = lower($1) AND id <> $2',
-        [label, id],
-      );
-      if (other) {
-        throw ApiError.conflict(`An archive labelled "${label}" already exists (id ${other.id}).`, {
-          label: ['an archive with this label already exists'],
-        });
-      }
-    }
+    if (label !== undefined)
+      await refuseTakenLabel(this.dataSource.manager, { table: 'archive', noun: 'archive', label, id });
     // A concurrent rename to the same label trips the unique index: the generic 409.
     await this.dataSource.manager.update(Archive, id, {
       ...definedOnly({

@@ -1,6 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { IgsnService } from '../samples/igsn.service';
 import { SampleAccessPolicy, SampleCaller } from '../samples/sample-access.policy';
+import { ParentLink, refusedParentLinks } from '../samples/sample-lineage';
 import { SampleRepository } from '../samples/sample.repository';
 
 interface PendingLink {
@@ -15,7 +16,8 @@ interface PendingLink {
  * The Parent IGSN cells of one batch. A parent may be a row of the same file, above or below —
  * named by the IGSN in its IGSN column or by the one it is minted — so parents are linked only
  * once every row is inserted, in the batch's transaction, with the rules of POST /api/samples/
- * (visible to the uploader, not the sample itself) plus no cycles within the file.
+ * (visible to the uploader, not the sample itself) plus no cycles, within the file or through
+ * stored samples.
  */
 export class BatchParentLinks {
   private readonly pending: PendingLink[] = [];
@@ -53,7 +55,7 @@ export class BatchParentLinks {
       const child = link.child();
       if (child && suffixes[index]) parentOf.set(child, suffixes[index]);
     });
-    const links: { childIgsn: string; parentId: number }[] = [];
+    const links: (ParentLink & { rowNumber: number })[] = [];
     this.pending.forEach((link, index) => {
       const fail = (message: string) => {
         if (!errorsByRow.has(link.rowNumber)) errorsByRow.set(link.rowNumber, `parent_sample: ${message}`);
@@ -70,10 +72,23 @@ export class BatchParentLinks {
       } else if (child && this.leadsBackTo(child, parent.igsn, parentOf)) {
         fail(`${link.parent} is a descendant of this sample in the same file (a cycle)`);
       } else if (child) {
-        links.push({ childIgsn: child, parentId: Number(parent.id) });
+        links.push({
+          childIgsn: child,
+          parentId: Number(parent.id),
+          parentShown: link.parent,
+          rowNumber: link.rowNumber,
+        });
       }
     });
-    return links;
+    if (!errorsByRow.size) {
+      // Through stored samples too: a re-uploaded row may hang its sample under one of its descendants.
+      const refused = await refusedParentLinks(this.samples, manager, links);
+      for (const link of links) {
+        const message = refused.get(link.childIgsn);
+        if (message) errorsByRow.set(link.rowNumber, `parent_sample: ${message}`);
+      }
+    }
+    return links.map(({ childIgsn, parentId }) => ({ childIgsn, parentId }));
   }
 
   /** Whether following the file's parent links up from `start` reaches `target`. */

@@ -547,16 +547,20 @@ export class SampleRepository {
     return new Set(rows.map((row) => row.igsn));
   }
 
-  /** The sample, locked for update until the transaction ends. */
+  /**
+   * The sample, locked for update until the transaction ends. FOR NO KEY UPDATE, not FOR UPDATE: a
+   * write naming this sample as its parent (whose foreign-key check takes FOR KEY SHARE) need not
+   * wait for it, which keeps parent changes free of deadlocks (see lockParentLinks).
+   */
   async lockByIgsn(manager: EntityManager, suffix: string): Promise<Sample | null> {
-    return manager.findOne(Sample, { where: { igsn: suffix }, lock: { mode: 'pessimistic_write' } });
+    return manager.findOne(Sample, { where: { igsn: suffix }, lock: { mode: 'for_no_key_update' } });
   }
 
-  /** The samples among these IGSNs, locked for update until the transaction ends. */
+  /** The samples among these IGSNs, locked for update (FOR NO KEY UPDATE, as lockByIgsn) until the transaction ends. */
   async lockByIgsns(manager: EntityManager, suffixes: string[]): Promise<Sample[]> {
     if (!suffixes.length) return [];
     const ids = await manager.query<{ id: string }[]>(
-      'SELECT id FROM sample WHERE igsn = ANY($1::text[]) ORDER BY id FOR UPDATE',
+      'SELECT id FROM sample WHERE igsn = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE',
       [suffixes],
     );
     if (!ids.length) return [];
@@ -581,6 +585,51 @@ export class SampleRepository {
         WHERE s.igsn = v.igsn`,
       [links.map((link) => link.childIgsn), links.map((link) => link.parentId)],
     );
+  }
+
+  /**
+   * Makes writes that change existing samples' parents take turns until their transactions end: two
+   * concurrent links (A under B, B under A) would each pass the cycle check alone. Taken after the
+   * write's own row locks and before the check; the holder then needs no lock another parent writer
+   * could hold (sample rows are locked FOR NO KEY UPDATE, which foreign-key checks do not wait for).
+   */
+  async lockParentLinks(manager: EntityManager): Promise<void> {
+    await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', ['sample.parent_sample_id']);
+  }
+
+  /**
+   * For proposed links (child by IGSN → parent id), read as if they were stored, walks up each
+   * child's new ancestors at most `maxDepth` steps: `cycle` when the walk comes back to the child,
+   * `too-deep` when it is still going. Children without a problem are left out.
+   */
+  async parentLinkProblems(
+    manager: EntityManager,
+    links: { childIgsn: string; parentId: number }[],
+    maxDepth: number,
+  ): Promise<Map<string, 'cycle' | 'too-deep'>> {
+    if (!links.length) return new Map();
+    const rows = await manager.query<{ igsn: string; cycle: boolean }[]>(
+      `WITH RECURSIVE link AS (
+         SELECT s.id AS child_id, s.igsn, l.parent_id
+           FROM unnest($1::text[], $2::bigint[]) AS l(igsn, parent_id)
+           JOIN sample s ON s.igsn = l.igsn
+       ), walk(child_id, current_id, depth) AS (
+         SELECT child_id, parent_id, 1 FROM link
+         UNION ALL
+         SELECT w.child_id, COALESCE(l.parent_id, s.parent_sample_id), w.depth + 1
+           FROM walk w
+           JOIN sample s ON s.id = w.current_id
+           LEFT JOIN link l ON l.child_id = w.current_id
+          WHERE w.current_id <> w.child_id AND w.depth <= $3
+            AND COALESCE(l.parent_id, s.parent_sample_id) IS NOT NULL
+       )
+       SELECT link.igsn, bool_or(w.current_id = w.child_id) AS cycle
+         FROM walk w JOIN link ON link.child_id = w.child_id
+        GROUP BY link.igsn
+       HAVING bool_or(w.current_id = w.child_id) OR max(w.depth) > $3`,
+      [links.map((link) => link.childIgsn), links.map((link) => link.parentId), maxDepth],
+    );
+    return new Map(rows.map((row) => [row.igsn, row.cycle ? 'cycle' : 'too-deep']));
   }
 
   /** Inserts one sample with its collectors; returns its id. */

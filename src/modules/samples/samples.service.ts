@@ -42,6 +42,7 @@ import {
   parseDateRange,
 } from './sample-search';
 import { SampleReferenceLookups, SampleReferences } from './sample-references';
+import { refusedParentLinks } from './sample-lineage';
 
 type SampleInput = UpdateSampleDto;
 
@@ -465,6 +466,11 @@ export class SamplesService {
     if (!row) throw ApiError.invalidField('parent_sample', `no sample with IGSN ${value} is visible to you`);
     if (existing && Number(row.id) === existing.id)
       throw ApiError.invalidField('parent_sample', 'cannot be the sample itself');
+    if (existing) {
+      const link = { childIgsn: existing.igsn, parentId: Number(row.id), parentShown: value };
+      const refused = (await refusedParentLinks(this.samples, manager, [link])).get(existing.igsn);
+      if (refused) throw ApiError.invalidField('parent_sample', refused);
+    }
     return Number(row.id);
   }
 

@@ -1,14 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityTarget } from 'typeorm';
+import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { ApiError } from '../../core/http/api-error';
 import { canEditAgent } from '../agents/agent-edit.policy';
 import { MatchOptions, createOrMatch, fieldPath } from './common/create-or-match';
 import { definedOnly } from './common/defined-only';
+import { refuseTakenLabel } from './common/label-taken';
 import { storedEqualsSent } from './common/stored-equals-sent';
 import { trimToNull } from '../../core/http/trim';
-import { LaunchPlatformInputDto, PlatformInputDto, PlatformPatchDto } from './dto/platform-input.dto';
+import {
+  LaunchPlatformInputDto,
+  LaunchPlatformPatchDto,
+  PlatformInputDto,
+  PlatformPatchDto,
+} from './dto/platform-input.dto';
 import { LaunchPlatform } from './entities/launch-platform.entity';
 import { Platform } from './entities/platform.entity';
 import { VocabulariesService } from './vocabularies.service';
@@ -18,7 +25,7 @@ import { VocabulariesService } from './vocabularies.service';
  * case-insensitive), created on first use. A later write naming the same platform must send the
  * same type and description, or leave them out (a blank the platform has is filled in): a
  * different value is a 409 naming the field and the stored value, never silently dropped.
- * Corrections go through PATCH /api/platforms/{id}/.
+ * Corrections go through PATCH /api/platforms/{id}/ and /api/launch-platforms/{id}/.
  */
 @Injectable()
 export class PlatformsService {
@@ -92,6 +99,7 @@ export class PlatformsService {
       id,
       describe: (row: LaunchPlatform) => `launch platform ${row.id} "${row.label}"`,
       load,
+      editPath: `/api/launch-platforms/${id}/`,
       attributes: [
         {
           field: fieldPath(options.field, 'launch_type'),
@@ -115,39 +123,89 @@ export class PlatformsService {
     return platform;
   }
 
+  /** 404 when there is no such launch platform. */
+  async getLaunchPlatform(id: number): Promise<LaunchPlatform> {
+    const platform = await this.dataSource.manager.findOne(LaunchPlatform, {
+      where: { id },
+      relations: { launchType: true },
+    });
+    if (!platform) throw ApiError.notFound(`Launch platform ${id} not found.`);
+    return platform;
+  }
+
   /**
    * PATCH /api/platforms/{id}/: the fields sent replace the stored ones. Only callers who may edit
    * the row (its creator, staff, admins); 409 when the new label is another platform's.
    */
   async update(id: number, patch: PlatformPatchDto, user: AuthenticatedUser): Promise<Platform> {
-    const current = await this.get(id);
-    if (!canEditAgent(current, user)) throw ApiError.forbidden('You may not edit this platform.');
-    const label = patch.label === undefined ? undefined : this.label(patch.label ?? undefined, undefined);
-    const type =
-      patch.platform_type === undefined
-        ? undefined
-        : await this.vocabularies.resolveTerm('platform_type', patch.platform_type, 'platform_type');
-    if (label !== undefined) {
-      const [other] = await this.dataSource.manager.query<{ id: number }[]>(
-        'SELECT id FROM platform WHERE lower(btrim(label)) = lower($1) AND id <> $2',
-        [label, id],
-      );
-      if (other) {
-        throw ApiError.conflict(`A platform labelled "${label}" already exists (id ${other.id}).`, {
-          label: ['a platform with this label already exists'],
-        });
-      }
-    }
-    await this.dataSource.manager.update(
-      Platform,
+    return this.patch(
+      { entity: Platform, table: 'platform', noun: 'platform', get: (key) => this.get(key) },
       id,
-      definedOnly({
-        label,
-        description: patch.description,
-        platformTypeId: type === undefined ? undefined : (type?.id ?? null),
-      }),
+      user,
+      {
+        label: patch.label,
+        columns: async () => {
+          const type =
+            patch.platform_type === undefined
+              ? undefined
+              : await this.vocabularies.resolveTerm('platform_type', patch.platform_type, 'platform_type');
+          return {
+            description: patch.description,
+            platformTypeId: type === undefined ? undefined : (type?.id ?? null),
+          };
+        },
+      },
     );
-    return this.get(id);
+  }
+
+  /** PATCH /api/launch-platforms/{id}/: as PATCH /api/platforms/{id}/, with a launch type. */
+  async updateLaunchPlatform(
+    id: number,
+    patch: LaunchPlatformPatchDto,
+    user: AuthenticatedUser,
+  ): Promise<LaunchPlatform> {
+    const kind = {
+      entity: LaunchPlatform,
+      table: 'launch_platform' as const,
+      noun: 'launch platform',
+      get: (key: number) => this.getLaunchPlatform(key),
+    };
+    return this.patch(kind, id, user, {
+      label: patch.label,
+      columns: async () => {
+        const type =
+          patch.launch_type === undefined
+            ? undefined
+            : await this.vocabularies.resolveTerm('launch_type', patch.launch_type, 'launch_type');
+        return { launchTypeId: type === undefined ? undefined : (type?.id ?? null) };
+      },
+    });
+  }
+
+  /**
+   * The PATCH of a platform or launch platform: 404 unknown, 403 for callers who may not edit it
+   * (canEditAgent, as for the agents), 400 for an empty label or an unknown vocabulary term, 409 for
+   * another row's label; then the fields sent replace the stored ones.
+   */
+  private async patch<T extends { createdBy: number | null }>(
+    kind: {
+      entity: EntityTarget<T>;
+      table: 'platform' | 'launch_platform';
+      noun: string;
+      get: (id: number) => Promise<T>;
+    },
+    id: number,
+    user: AuthenticatedUser,
+    patch: { label?: string | null; columns: () => Promise<Record<string, unknown>> },
+  ): Promise<T> {
+    const current = await kind.get(id);
+    if (!canEditAgent(current, user)) throw ApiError.forbidden(`You may not edit this ${kind.noun}.`);
+    const label = patch.label === undefined ? undefined : this.label(patch.label ?? undefined, undefined);
+    const columns = await patch.columns();
+    const manager = this.dataSource.manager;
+    if (label !== undefined) await refuseTakenLabel(manager, { table: kind.table, noun: kind.noun, label, id });
+    await manager.update(kind.entity, id, definedOnly({ label, ...columns }) as QueryDeepPartialEntity<T>);
+    return kind.get(id);
   }
 
   private label(value: string | undefined, field: string | undefined): string {

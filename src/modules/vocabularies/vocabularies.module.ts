@@ -12,7 +12,7 @@ import { Platform } from './entities/platform.entity';
 import { PlatformType } from './entities/platform-type.entity';
 import { SamplingMethod } from './entities/sampling-method.entity';
 import { ObjectTypeResolver } from './object-type.resolver';
-import { PlatformsController } from './platforms.controller';
+import { LaunchPlatformsController, PlatformsController } from './platforms.controller';
 import { PlatformsService } from './platforms.service';
 import { VocabulariesController } from './vocabularies.controller';
 import { VocabulariesService } from './vocabularies.service';
@@ -38,7 +38,7 @@ import { VocabulariesService } from './vocabularies.service';
       SamplingMethod,
     ]),
   ],
-  controllers: [VocabulariesController, PlatformsController],
+  controllers: [VocabulariesController, PlatformsController, LaunchPlatformsController],
   providers: [VocabulariesService, ObjectTypeResolver, PlatformsService],
   exports: [VocabulariesService, ObjectTypeResolver, PlatformsService],
 })

@@ -4,6 +4,7 @@ import { IgnoresReadOnlyFields } from '../../../core/http/read-only-fields';
 import { Trim, TrimToNull } from '../../../core/http/trim';
 import type { AuthenticatedUser } from '../../../core/auth/authenticated-user';
 import { canEditAgent } from '../../agents/agent-edit.policy';
+import { LaunchPlatform } from '../entities/launch-platform.entity';
 import { Platform } from '../entities/platform.entity';
 
 /**
@@ -90,6 +91,47 @@ export function toPlatformDto(platform: Platform, user: AuthenticatedUser | unde
     label: platform.label,
     platform_type: platform.platformType?.label ?? null,
     description: platform.description,
+    can_edit: canEditAgent(platform, user),
+    created_by: platform.createdBy,
+  };
+}
+
+/** A launch platform as read: GET and PATCH /api/launch-platforms/{id}/. */
+@ApiSchema({ name: 'LaunchPlatform' })
+export class LaunchPlatformDto {
+  @ApiProperty({ type: 'integer', example: 2, readOnly: true })
+  id: number;
+
+  @ApiProperty({ example: 'ROV Jason', maxLength: 255 })
+  label: string;
+
+  /** A launch-type label (GET /api/launch-types/). */
+  @ApiProperty({ example: 'ROV', nullable: true, type: String })
+  launch_type: string | null;
+
+  /** Whether the caller may edit this row (its creator, staff or admin). */
+  @ApiProperty({ example: true, readOnly: true })
+  can_edit: boolean;
+
+  @ApiProperty({ example: 3, readOnly: true, nullable: true, type: 'integer' })
+  created_by: number | null;
+}
+
+/** Body of PATCH /api/launch-platforms/{id}/: the fields sent replace the stored ones (`label` cannot be cleared). */
+@ApiSchema({ name: 'LaunchPlatformPatch' })
+@IgnoresReadOnlyFields('id', 'can_edit', 'created_by')
+export class LaunchPlatformPatchDto extends PartialType(LaunchPlatformInputDto) {}
+
+export class LaunchPlatformResponse {
+  data: LaunchPlatformDto;
+}
+
+/** Needs `launchType` loaded. */
+export function toLaunchPlatformDto(platform: LaunchPlatform, user: AuthenticatedUser | undefined): LaunchPlatformDto {
+  return {
+    id: platform.id,
+    label: platform.label,
+    launch_type: platform.launchType?.label ?? null,
     can_edit: canEditAgent(platform, user),
     created_by: platform.createdBy,
   };

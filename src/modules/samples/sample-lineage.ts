@@ -1,0 +1,38 @@
+import { EntityManager } from 'typeorm';
+import { SampleRepository } from './sample.repository';
+
+/** How many ancestors a sample may have: deeper chains (or a cycle stored before this rule) are refused. */
+export const MAX_ANCESTORS = 1000;
+
+/** A proposed parent link: the child by IGSN, the parent by id, and the parent as the write named it. */
+export interface ParentLink {
+  childIgsn: string;
+  parentId: number;
+  parentShown: string;
+}
+
+/**
+ * The one rule for parents of existing samples (PATCH, legacy XML update, batch re-upload): a link
+ * must not make a sample its own ancestor, through any number of stored samples. Takes the
+ * parent-links lock (held until the transaction ends), then checks the links as if they were all
+ * stored; returns the message for each child whose link is refused.
+ */
+export async function refusedParentLinks(
+  samples: SampleRepository,
+  manager: EntityManager,
+  links: ParentLink[],
+): Promise<Map<string, string>> {
+  if (!links.length) return new Map();
+  await samples.lockParentLinks(manager);
+  const problems = await samples.parentLinkProblems(manager, links, MAX_ANCESTORS);
+  const refused = new Map<string, string>();
+  for (const link of links) {
+    const problem = problems.get(link.childIgsn);
+    if (problem === 'cycle') {
+      refused.set(link.childIgsn, `${link.parentShown} descends from this sample: the link would make a cycle`);
+    } else if (problem === 'too-deep') {
+      refused.set(link.childIgsn, `${link.parentShown} has more than ${MAX_ANCESTORS} ancestors`);
+    }
+  }
+  return refused;
+}
