@@ -9,6 +9,7 @@ import { AccountsService } from '../src/modules/accounts/accounts.service';
 import { JOB_MESSAGE_MAX_CHARS } from '../src/modules/background-jobs/job-message';
 import { counterOfSuffix, formatMintedSuffix } from '../src/modules/samples/igsn.service';
 import { TestUser, createRegistrant, createUserWithToken } from './support/auth';
+import { waitForFinishedJob } from './support/jobs';
 import { createTestApp } from './support/test-app';
 import { WorkerProcess, startWorkerProcess } from './support/worker-process';
 import { buildWorkbook, readSamplesSheet } from './support/workbooks';
@@ -57,15 +58,8 @@ describe('hostile batches and IGSNs', () => {
   const readJob = async (jobId: string): Promise<JobBody> =>
     (await http().get(`/api/jobs/${jobId}/`).set(staff.auth).expect(200)).body.data as JobBody;
 
-  async function waitForJob(jobId: string, timeoutMs = 60_000): Promise<JobBody> {
-    const started = Date.now();
-    for (;;) {
-      const job = await readJob(jobId);
-      if (job.status === 'completed' || job.status === 'failed') return job;
-      if (Date.now() - started > timeoutMs) throw new Error(`job ${jobId} still ${JSON.stringify(job)}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
+  const waitForJob = (jobId: string, timeoutMs = 60_000): Promise<JobBody> =>
+    waitForFinishedJob(() => readJob(jobId), timeoutMs);
 
   const binary = (req: request.Test) =>
     req.buffer(true).parse((res, cb) => {

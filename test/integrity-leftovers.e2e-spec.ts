@@ -10,6 +10,7 @@ import { ApiError } from '../src/core/http/api-error';
 import { AccountsService } from '../src/modules/accounts/accounts.service';
 import { TestUser, createRegistrant, createUserWithToken } from './support/auth';
 import { LEGACY_ENDPOINTS, legacySamplesDocument, postLegacyXml, readLegacyResults } from './support/legacy-xml-client';
+import { waitForFinishedJob } from './support/jobs';
 import { createTestApp } from './support/test-app';
 import { testConfig } from './support/test-environment';
 import { WorkerProcess, startWorkerProcess } from './support/worker-process';
@@ -79,15 +80,8 @@ describe('integrity leftovers', () => {
     http().post('/api/batches/upload/').set(who.auth).attach('file', file, 'batch.xlsx');
   const readJob = async (jobId: string): Promise<JobBody> =>
     (await http().get(`/api/jobs/${jobId}/`).set(staff.auth).expect(200)).body.data as JobBody;
-  async function waitForJob(jobId: string, timeoutMs = 120_000): Promise<JobBody> {
-    const started = Date.now();
-    for (;;) {
-      const job = await readJob(jobId);
-      if (job.status === 'completed' || job.status === 'failed') return job;
-      if (Date.now() - started > timeoutMs) throw new Error(`job ${jobId} still ${JSON.stringify(job)}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
+  const waitForJob = (jobId: string, timeoutMs = 120_000): Promise<JobBody> =>
+    waitForFinishedJob(() => readJob(jobId), timeoutMs);
   const ensureWorker = async () => {
     worker ??= await startWorkerProcess();
   };

@@ -144,16 +144,10 @@ export class PlatformsService {
       user,
       {
         label: patch.label,
-        columns: async () => {
-          const type =
-            patch.platform_type === undefined
-              ? undefined
-              : await this.vocabularies.resolveTerm('platform_type', patch.platform_type, 'platform_type');
-          return {
-            description: patch.description,
-            platformTypeId: type === undefined ? undefined : (type?.id ?? null),
-          };
-        },
+        columns: async () => ({
+          description: patch.description,
+          platformTypeId: await this.termIdPatch('platform_type', patch.platform_type),
+        }),
       },
     );
   }
@@ -172,13 +166,7 @@ export class PlatformsService {
     };
     return this.patch(kind, id, user, {
       label: patch.label,
-      columns: async () => {
-        const type =
-          patch.launch_type === undefined
-            ? undefined
-            : await this.vocabularies.resolveTerm('launch_type', patch.launch_type, 'launch_type');
-        return { launchTypeId: type === undefined ? undefined : (type?.id ?? null) };
-      },
+      columns: async () => ({ launchTypeId: await this.termIdPatch('launch_type', patch.launch_type) }),
     });
   }
 
@@ -206,6 +194,15 @@ export class PlatformsService {
     if (label !== undefined) await refuseTakenLabel(manager, { table: kind.table, noun: kind.noun, label, id });
     await manager.update(kind.entity, id, definedOnly({ label, ...columns }) as QueryDeepPartialEntity<T>);
     return kind.get(id);
+  }
+
+  /** A PATCH's vocabulary field (named as the vocabulary): left alone when absent, cleared by null, else checked (400). */
+  private async termIdPatch(
+    vocabulary: 'platform_type' | 'launch_type',
+    value: string | null | undefined,
+  ): Promise<number | null | undefined> {
+    if (value === undefined) return undefined;
+    return (await this.vocabularies.resolveTerm(vocabulary, value, vocabulary))?.id ?? null;
   }
 
   private label(value: string | undefined, field: string | undefined): string {
