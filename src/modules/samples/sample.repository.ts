@@ -407,6 +407,17 @@ export class SampleRepository {
     };
   }
 
+  /**
+   * Runs `work` in one read-only REPEATABLE READ transaction: every statement it runs through the
+   * manager sees the same snapshot (an export's count and all its pages).
+   */
+  async inReadOnlySnapshot<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+      await manager.query('SET TRANSACTION READ ONLY');
+      return work(manager);
+    });
+  }
+
   /** How many samples match and how many registry codes they span (one code: its name). */
   async registryCodeFacts(
     manager: EntityManager,
