@@ -14,12 +14,14 @@ import { REDIS_CLIENT } from '../../core/redis/redis.module';
 import { AccountsModule } from '../accounts/accounts.module';
 import { emailBucket } from '../accounts/email-address';
 import { AuthConnection } from './auth-connection.entity';
+import { AuthConnectionRepository } from './auth-connection.repository';
 import { AuthController } from './auth.controller';
 import { AccessTokenStrategy } from './access-token.strategy';
 import { BearerAuthGuard } from './bearer-auth.guard';
 import { TOKEN_ALGORITHM, TOKEN_ISSUER, jwtSigningKey } from './jwt-signing-key';
 import { ConnectionService } from './connection.service';
 import { TokenPair } from './token-pair.entity';
+import { TokenPairRepository } from './token-pair.repository';
 import { TokenService } from './token.service';
 
 const MINUTE_MS = 60_000;
@@ -75,7 +77,14 @@ function accountTracker(key: KeyObject) {
     }),
   ],
   controllers: [AuthController],
-  providers: [TokenService, ConnectionService, AccessTokenStrategy, { provide: APP_GUARD, useClass: BearerAuthGuard }],
+  providers: [
+    TokenService,
+    TokenPairRepository,
+    ConnectionService,
+    AuthConnectionRepository,
+    AccessTokenStrategy,
+    { provide: APP_GUARD, useClass: BearerAuthGuard },
+  ],
   exports: [TokenService, ConnectionService],
 })
 export class AuthModule {}

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { KeyObject, createPublicKey, createSecretKey } from 'node:crypto';
 import jwt, { JwtHeader, JwtPayload } from 'jsonwebtoken';
-import { DataSource } from 'typeorm';
 import { Clock } from '../../core/clock';
 import { ApiError } from '../../core/http/api-error';
 import { AccountsService } from '../accounts/accounts.service';
 import { User } from '../accounts/user.entity';
 import { AuthConnection } from './auth-connection.entity';
+import { AuthConnectionRepository } from './auth-connection.repository';
 
 const ASYMMETRIC_ALGORITHMS: jwt.Algorithm[] = [
   'RS256',
@@ -60,7 +59,7 @@ export class ConnectionService {
   private readonly jwksCache = new Map<string, { fetchedAt: number; keys: Jwk[] }>();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly connections: AuthConnectionRepository,
     private readonly accounts: AccountsService,
     private readonly clock: Clock,
   ) {}
@@ -93,30 +92,22 @@ export class ConnectionService {
     if (input.secret !== undefined && input.secret.length < 32) {
       throw ApiError.invalidField('secret', 'must be at least 32 characters');
     }
-    const repository = this.dataSource.getRepository(AuthConnection);
-    if (await repository.existsBy({ name })) {
+    if (await this.connections.existsByName(name)) {
       throw ApiError.conflict(`A connection named ${name} already exists.`, { name: ['already exists'] });
     }
-    return repository.save(
-      repository.create({
-        name,
-        issuer: input.issuer.trim(),
-        audience: input.audience.trim(),
-        jwksUrl: input.jwksUrl ?? null,
-        publicKey: input.publicKeyPem ?? null,
-        secret: input.secret ?? null,
-      }),
-    );
+    return this.connections.insert({
+      name,
+      issuer: input.issuer.trim(),
+      audience: input.audience.trim(),
+      jwksUrl: input.jwksUrl ?? null,
+      publicKey: input.publicKeyPem ?? null,
+      secret: input.secret ?? null,
+    });
   }
 
   /** Verifies the id_token against the named connection and returns the matching active user. */
   async resolveUser(connectionName: string, idToken: unknown): Promise<{ user: User; connection: AuthConnection }> {
-    const connection = await this.dataSource
-      .getRepository(AuthConnection)
-      .createQueryBuilder('connection')
-      .addSelect('connection.secret')
-      .where('connection.name = :name', { name: connectionName })
-      .getOne();
+    const connection = await this.connections.findWithSecret(connectionName);
     if (!connection) throw ApiError.notFound(`No integration connection named ${connectionName}.`);
     if (typeof idToken !== 'string' || idToken.length === 0 || idToken.length > 16384) {
       throw ApiError.unauthorized(INVALID_ID_TOKEN);

@@ -3,14 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { JwtService } from '@nestjs/jwt';
 import { JwtPayload } from 'jsonwebtoken';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../core/clock';
-import { pooledQuery } from '../../core/database/prepared-query';
 import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { ApiError } from '../../core/http/api-error';
 import { TokenKind, TokenPair } from './token-pair.entity';
+import { TokenPairRepository } from './token-pair.repository';
 
 export const INVALID_REFRESH_MESSAGE = 'Invalid or expired refresh token.';
 export const MAX_ACTIVE_DEVELOPER_PAIRS = 5;
@@ -40,18 +40,6 @@ export interface IssuedPair {
   expiresAt: Date;
 }
 
-interface PairStateRow {
-  user_id: number;
-  email: string;
-  is_staff: boolean;
-  is_admin: boolean;
-  upload_permission_status: number | null;
-  kind: TokenKind;
-  connection_name: string | null;
-  generation: number;
-  teams: NonNullable<AuthenticatedUser['teams']>;
-}
-
 /**
  * Issues, rotates, verifies and revokes token pairs. Tokens are HS256 JWTs; only HS256 is ever
  * accepted, so `alg: none` and other-key tokens fail verification. The token_pair row is the
@@ -62,6 +50,7 @@ interface PairStateRow {
 export class TokenService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly pairs: TokenPairRepository,
     @InjectAppConfig() private readonly config: AppConfig,
     private readonly jwt: JwtService,
     private readonly clock: Clock,
@@ -112,19 +101,19 @@ export class TokenService {
     return this.dataSource.transaction(async (manager) => {
       const now = this.clock.now();
       if (kind === 'developer') {
-        await manager.query('SELECT 1 FROM registry_user WHERE id = $1 FOR UPDATE', [userId]);
-        const active = await this.activePairs(manager, userId, 'developer');
+        await this.pairs.lockUser(manager, userId);
+        const active = await this.activePairs(userId, 'developer', manager);
         const excess = active.length - (MAX_ACTIVE_DEVELOPER_PAIRS - 1);
         if (excess > 0) {
-          await this.revokeWhere(
-            manager,
+          await this.pairs.revokeDeveloper(
             active.slice(0, excess).map((pair) => pair.id),
-            'evicted',
+            { reason: 'evicted', now: this.clock.now() },
+            manager,
           );
         }
       }
       const refreshJti = randomUUID();
-      const pair = manager.create(TokenPair, {
+      const pair = await this.pairs.insert(manager, {
         id: randomUUID(),
         userId,
         kind,
@@ -134,23 +123,19 @@ export class TokenService {
         createdAt: now,
         expiresAt: new Date(now.getTime() + this.lifetimes(kind).refresh * 1000),
       });
-      await manager.insert(TokenPair, pair);
       return { id: pair.id, ...this.sign(pair, refreshJti), createdAt: pair.createdAt, expiresAt: pair.expiresAt };
     });
   }
 
   /** Active (unrevoked, unexpired) pairs of one kind, oldest first. */
-  async activePairs(manager: EntityManager, userId: number, kind: TokenKind): Promise<TokenPair[]> {
-    const pairs = await manager.find(TokenPair, {
-      where: { userId, kind, revokedAt: IsNull() },
-      order: { createdAt: 'ASC', seq: 'ASC' },
-    });
+  private async activePairs(userId: number, kind: TokenKind, manager?: EntityManager): Promise<TokenPair[]> {
+    const pairs = await this.pairs.unrevoked(userId, kind, manager);
     const now = this.clock.now().getTime();
     return pairs.filter((pair) => pair.expiresAt.getTime() > now);
   }
 
   async listDeveloperPairs(userId: number): Promise<TokenPair[]> {
-    return this.activePairs(this.dataSource.manager, userId, 'developer');
+    return this.activePairs(userId, 'developer');
   }
 
   private verifyRefresh(token: unknown): RefreshClaims & { sub: string; jti: string } {
@@ -186,49 +171,21 @@ export class TokenService {
   async rotate(refreshToken: unknown): Promise<{ access: string; refresh: string }> {
     const claims = this.verifyRefresh(refreshToken);
     const newJti = randomUUID();
-    const rows: TokenPairRow[] = await this.dataSource
-      .query(
-        `UPDATE token_pair SET refresh_jti = $3, generation = generation + 1, last_used_at = $4,
-               expires_at = $4::timestamptz
-                 + make_interval(secs => CASE WHEN kind = 'session' THEN $5::float8 ELSE $6::float8 END)
-        WHERE id = $1 AND refresh_jti = $2 AND revoked_at IS NULL AND expires_at > $4
-          AND EXISTS (SELECT 1 FROM registry_user u WHERE u.id = token_pair.user_id AND u.is_active)
-        RETURNING id, user_id, kind, connection_name, generation, expires_at`,
-        [
-          claims.sid,
-          claims.jti,
-          newJti,
-          this.clock.now(),
-          this.lifetimes('session').refresh,
-          this.lifetimes('developer').refresh,
-        ],
-      )
-      .then((result: [TokenPairRow[], number]) => result[0]);
-    if (rows.length !== 1) {
+    const pair = await this.pairs.rotate(
+      { id: claims.sid, jti: claims.jti, newJti, now: this.clock.now() },
+      { session: this.lifetimes('session').refresh, developer: this.lifetimes('developer').refresh },
+    );
+    if (!pair) {
       await this.revokeIfRotated(claims);
       throw ApiError.unauthorized(INVALID_REFRESH_MESSAGE);
     }
-    const row = rows[0];
-    const pair = this.dataSource.manager.create(TokenPair, {
-      id: row.id,
-      userId: row.user_id,
-      kind: row.kind,
-      connectionName: row.connection_name,
-      generation: row.generation,
-      expiresAt: row.expires_at,
-    });
     return this.sign(pair, newJti);
   }
 
   /** Revokes the pair a refresh token belongs to (`blacklist`). */
   async revokeByRefreshToken(refreshToken: unknown): Promise<void> {
     const claims = this.verifyRefresh(refreshToken);
-    const result: [unknown[], number] = await this.dataSource.query(
-      `UPDATE token_pair SET revoked_at = $3, revoked_reason = 'blacklisted'
-        WHERE id = $1 AND refresh_jti = $2 AND revoked_at IS NULL`,
-      [claims.sid, claims.jti, this.clock.now()],
-    );
-    if (result[1] !== 1) {
+    if (!(await this.pairs.revokeByRefresh(claims.sid, claims.jti, this.clock.now()))) {
       await this.revokeIfRotated(claims);
       throw ApiError.unauthorized(INVALID_REFRESH_MESSAGE);
     }
@@ -241,39 +198,19 @@ export class TokenService {
    * sign in (or generate a developer token) again.
    */
   private async revokeIfRotated(claims: RefreshClaims): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE token_pair SET revoked_at = $3, revoked_reason = 'refresh-token-reuse'
-        WHERE id = $1 AND generation > $2 AND revoked_at IS NULL`,
-      [claims.sid, claims.gen, this.clock.now()],
-    );
+    await this.pairs.revokeRotatedPast(claims.sid, claims.gen, this.clock.now());
   }
 
   /** Revokes every developer pair of the user; session and connection pairs are left alone. */
   async revokeAllDeveloperPairs(userId: number): Promise<number> {
-    const result: [unknown[], number] = await this.dataSource.query(
-      `UPDATE token_pair SET revoked_at = $2, revoked_reason = 'blacklist-all'
-        WHERE user_id = $1 AND kind = 'developer' AND revoked_at IS NULL AND expires_at > $2`,
-      [userId, this.clock.now()],
-    );
-    return result[1];
+    return this.pairs.revokeAllDeveloper(userId, this.clock.now());
   }
 
   /** Deletes (revokes) one developer pair of the user; 404 when it is not theirs or not active. */
   async revokeDeveloperPair(userId: number, pairId: string): Promise<void> {
     if (!/^[0-9a-f-]{36}$/i.test(pairId)) throw ApiError.notFound('Developer token not found.');
-    const revoked = await this.revokeWhere(this.dataSource.manager, [pairId], 'deleted', userId);
+    const revoked = await this.pairs.revokeDeveloper([pairId], { reason: 'deleted', now: this.clock.now(), userId });
     if (revoked !== 1) throw ApiError.notFound('Developer token not found.');
-  }
-
-  private async revokeWhere(manager: EntityManager, ids: string[], reason: string, userId?: number): Promise<number> {
-    if (ids.length === 0) return 0;
-    const result: [unknown[], number] = await manager.query(
-      `UPDATE token_pair SET revoked_at = $2, revoked_reason = $3
-        WHERE id = ANY($1::uuid[]) AND revoked_at IS NULL AND kind = 'developer'
-          AND ($4::integer IS NULL OR user_id = $4)`,
-      [ids, this.clock.now(), reason, userId ?? null],
-    );
-    return result[1];
   }
 
   /**
@@ -295,19 +232,7 @@ export class TokenService {
       throw ApiError.unauthorized('The access token is invalid.');
     }
     if (!/^[0-9a-f-]{36}$/i.test(claims.sid)) throw ApiError.unauthorized('The access token is invalid.');
-    // Prepared once per pooled connection: planning it cost more than running it, on every request.
-    const rows = await pooledQuery<PairStateRow>(
-      this.dataSource,
-      `SELECT u.id AS user_id, u.email, u.is_staff, u.is_admin, u.upload_permission_status,
-              tp.kind, tp.connection_name, tp.generation,
-              COALESCE((SELECT json_agg(json_build_object('teamId', tm.team_id, 'role', tm.role))
-                          FROM team_member tm WHERE tm.user_id = u.id), '[]') AS teams
-         FROM token_pair tp JOIN registry_user u ON u.id = tp.user_id
-        WHERE tp.id = $1 AND tp.revoked_at IS NULL AND u.is_active`,
-      [claims.sid],
-      'token_pair_state',
-    );
-    const row = rows[0];
+    const row = await this.pairs.pairState(claims.sid);
     if (!row || row.generation !== claims.gen || String(row.user_id) !== claims.sub) {
       throw ApiError.unauthorized('The access token has been revoked.');
     }
@@ -335,19 +260,6 @@ export class TokenService {
     if (last !== undefined && now.getTime() - last < TOUCH_INTERVAL_MS && now.getTime() >= last) return;
     if (this.touchedAt.size >= TOUCH_MEMORY) this.touchedAt.clear();
     this.touchedAt.set(pairId, now.getTime());
-    await this.dataSource.query(
-      `UPDATE token_pair SET last_used_at = $2
-        WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '1 minute')`,
-      [pairId, now],
-    );
+    await this.pairs.touch(pairId, now);
   }
-}
-
-interface TokenPairRow {
-  id: string;
-  user_id: number;
-  kind: TokenKind;
-  connection_name: string | null;
-  generation: number;
-  expires_at: Date;
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { FilesModule } from '../files/files.module';
 import { BackgroundJob } from './background-job.entity';
+import { BackgroundJobRepository } from './background-job.repository';
 import { BackgroundJobsController } from './background-jobs.controller';
 import { BackgroundJobsService } from './background-jobs.service';
 import { QueuesController } from './queues.controller';
@@ -10,7 +11,7 @@ import { QueuesController } from './queues.controller';
 @Module({
   imports: [TypeOrmModule.forFeature([BackgroundJob]), FilesModule],
   controllers: [BackgroundJobsController, QueuesController],
-  providers: [BackgroundJobsService],
+  providers: [BackgroundJobsService, BackgroundJobRepository],
   exports: [BackgroundJobsService, FilesModule],
 })
 export class BackgroundJobsModule {}

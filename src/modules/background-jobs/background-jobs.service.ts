@@ -1,9 +1,8 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { withTimeout } from '../../core/async/with-timeout';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { Clock } from '../../core/clock';
@@ -11,6 +10,7 @@ import { ApiError } from '../../core/http/api-error';
 import { QueueName } from '../../core/queue/queue-names';
 import { FileWithContent, FilesService } from '../files/files.service';
 import { BackgroundJob, JobType } from './background-job.entity';
+import { BackgroundJobRepository } from './background-job.repository';
 import { BackgroundJobDto } from './dto/background-job.dto';
 import { boundJobMessage } from './job-message';
 
@@ -87,7 +87,7 @@ export class BackgroundJobsService {
   private readonly logger = new Logger(BackgroundJobsService.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly rows: BackgroundJobRepository,
     @InjectQueue(QueueName.BatchRegistration) private readonly batchQueue: Queue,
     @InjectQueue(QueueName.SampleExport) private readonly exportQueue: Queue,
     private readonly files: FilesService,
@@ -108,7 +108,7 @@ export class BackgroundJobsService {
       idempotencyKey?: string;
     },
   ): Promise<BackgroundJob> {
-    const job = manager.create(BackgroundJob, {
+    return this.rows.insert(manager, {
       id: randomUUID(),
       jobType: input.jobType,
       status: 'pending',
@@ -119,8 +119,16 @@ export class BackgroundJobsService {
       createdAt: this.clock.now(),
       idempotencyKey: input.idempotencyKey ?? null,
     });
-    await manager.save(BackgroundJob, job);
-    return job;
+  }
+
+  /** Replaces the payload of a job created in this transaction. */
+  async setPayload(manager: EntityManager, id: string, payload: Record<string, unknown>): Promise<void> {
+    await this.rows.setPayload(manager, id, payload);
+  }
+
+  /** The user's pending or running exports; the user's row stays locked until the transaction ends. */
+  async countOpenExports(manager: EntityManager, userId: number): Promise<number> {
+    return this.rows.countOpenExportsLocked(manager, userId);
   }
 
   /**
@@ -155,7 +163,7 @@ export class BackgroundJobsService {
     jobType: JobType,
     key: string,
   ): Promise<BackgroundJob | undefined> {
-    const job = await this.dataSource.manager.findOneBy(BackgroundJob, { userId, idempotencyKey: key });
+    const job = await this.rows.findByIdempotencyKey(userId, key);
     if (job && job.jobType !== jobType) {
       throw ApiError.conflict('This Idempotency-Key was already used for a different kind of request.', {
         'Idempotency-Key': [`names a ${job.jobType} job`],
@@ -184,7 +192,7 @@ export class BackgroundJobsService {
 
   async find(id: string, manager?: EntityManager): Promise<BackgroundJob | undefined> {
     if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
-    return (await (manager ?? this.dataSource.manager).findOneBy(BackgroundJob, { id })) ?? undefined;
+    return (await this.rows.find(id, manager)) ?? undefined;
   }
 
   /** The job if the caller owns it or is staff; 404 otherwise (another user's job does not exist). */
@@ -199,12 +207,7 @@ export class BackgroundJobsService {
   /** pending/processing → failed with "Cancelled by user."; a processing job rolls back at its next chunk. */
   async cancel(id: string, user: AuthenticatedUser): Promise<BackgroundJob> {
     const job = await this.requireVisible(id, user);
-    const result: [unknown[], number] = await this.dataSource.query(
-      `UPDATE background_job SET status = 'failed', cancel_requested = true, error_message = $2, finished_at = $3
-        WHERE id = $1 AND status IN ('pending', 'processing')`,
-      [job.id, CANCELLED_MESSAGE, this.clock.now()],
-    );
-    if (result[1] !== 1) {
+    if (!(await this.rows.cancel(job.id, CANCELLED_MESSAGE, this.clock.now()))) {
       throw ApiError.badRequest(`Only pending or processing jobs can be cancelled; this job is ${job.status}.`, {
         status: [`is ${job.status}`],
       });
@@ -229,24 +232,12 @@ export class BackgroundJobsService {
    * (a repeated delivery), cancelled, or gone.
    */
   async start(id: string): Promise<BackgroundJob | undefined> {
-    const rows: [BackgroundJob[], number] = await this.dataSource.query(
-      `UPDATE background_job
-          SET status = 'processing', started_at = COALESCE(started_at, $2), attempts = attempts + 1,
-              processed_count = 0
-        WHERE id = $1 AND status IN ('pending', 'processing') AND NOT cancel_requested
-        RETURNING id`,
-      [id, this.clock.now()],
-    );
-    return rows[1] === 1 ? this.find(id) : undefined;
+    return (await this.rows.claim(id, this.clock.now())) ? this.find(id) : undefined;
   }
 
   /** Progress, written outside the job's transaction so users see it while the work runs. */
   async progress(id: string, processed: number, total?: number): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE background_job SET processed_count = $2, total_count = COALESCE($3, total_count)
-        WHERE id = $1 AND status = 'processing'`,
-      [id, processed, total ?? null],
-    );
+    await this.rows.setProgress(id, processed, total ?? null);
   }
 
   /**
@@ -254,11 +245,7 @@ export class BackgroundJobsService {
    * over by a newer attempt (this worker lost its lock, e.g. while paused), or it is finished.
    */
   async shouldStop(id: string, attempt: number): Promise<boolean> {
-    const rows: { cancel_requested: boolean; attempts: number; status: string }[] = await this.dataSource.query(
-      'SELECT cancel_requested, attempts, status FROM background_job WHERE id = $1',
-      [id],
-    );
-    const row = rows[0];
+    const row = await this.rows.runState(id);
     return !row || row.cancel_requested || row.attempts !== attempt || row.status !== 'processing';
   }
 
@@ -274,14 +261,13 @@ export class BackgroundJobsService {
     attempt: number,
     outcome: { result: Record<string, unknown>; processedCount: number; resultFileId?: string | null },
   ): Promise<void> {
-    const rows: [unknown[], number] = await manager.query(
-      `UPDATE background_job
-          SET status = 'completed', result = $2, processed_count = $3, total_count = COALESCE(total_count, $3),
-              result_file_id = COALESCE($4, result_file_id), finished_at = $5, error_message = NULL
-        WHERE id = $1 AND status = 'processing' AND NOT cancel_requested AND attempts = $6`,
-      [id, outcome.result, outcome.processedCount, outcome.resultFileId ?? null, this.clock.now(), attempt],
-    );
-    if (rows[1] !== 1) throw new JobCancelledError();
+    const completed = await this.rows.complete(manager, id, attempt, {
+      result: outcome.result,
+      processedCount: outcome.processedCount,
+      resultFileId: outcome.resultFileId ?? null,
+      finishedAt: this.clock.now(),
+    });
+    if (!completed) throw new JobCancelledError();
   }
 
   /**
@@ -295,24 +281,16 @@ export class BackgroundJobsService {
   ): Promise<void> {
     const stored = boundJobMessage(message);
     if (stored !== message) this.logger.warn(`Job ${id} failed; its message, stored truncated, was: ${message}`);
-    await this.dataSource.query(
-      `UPDATE background_job
-          SET status = 'failed', error_message = $2, result = COALESCE($3, result),
-              result_file_id = COALESCE($4, result_file_id), finished_at = $5
-        WHERE id = $1 AND status IN ('pending', 'processing')`,
-      [id, stored, extra.result ?? null, extra.resultFileId ?? null, this.clock.now()],
-    );
+    await this.rows.fail(id, stored, {
+      result: extra.result ?? null,
+      resultFileId: extra.resultFileId ?? null,
+      finishedAt: this.clock.now(),
+    });
   }
 
   /** Jobs still open in PostgreSQL, for the recovery sweep. */
   async openJobs(olderThan: Date): Promise<BackgroundJob[]> {
-    return this.dataSource
-      .getRepository(BackgroundJob)
-      .createQueryBuilder('job')
-      .where("job.status IN ('pending', 'processing') AND job.created_at < :olderThan", { olderThan })
-      .orderBy('job.created_at', 'ASC')
-      .limit(500)
-      .getMany();
+    return this.rows.open(olderThan);
   }
 
   /** Re-adds open jobs whose queue entry is missing (Redis lost it) or dead. */

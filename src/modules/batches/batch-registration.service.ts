@@ -17,8 +17,10 @@ import { Sample, StoreStatus } from '../samples/sample.entity';
 import { SampleReferences } from '../samples/sample-references';
 import { DEFAULT_JOB_OPTIONS } from '../../core/queue/queue-names';
 import { SampleRepository } from '../samples/sample.repository';
+import { ObjectTypeResolver } from '../vocabularies/object-type.resolver';
 import { ResolvedWrite, SamplesService } from '../samples/samples.service';
 import { BatchHistory } from './batch-history.entity';
+import { BatchHistoryRepository } from './batch-history.repository';
 import { BatchParentLinks } from './batch-parent-links';
 import { rowToSampleBody } from './batch-row.mapper';
 import { SampleReferenceLookups } from '../samples/sample-references';
@@ -78,6 +80,7 @@ export class BatchRegistrationService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly batches: BatchHistoryRepository,
     private readonly jobs: BackgroundJobsService,
     private readonly files: FilesService,
     private readonly samples: SamplesService,
@@ -86,6 +89,7 @@ export class BatchRegistrationService {
     private readonly igsn: IgsnService,
     private readonly policy: SampleAccessPolicy,
     private readonly accounts: AccountsService,
+    private readonly objectTypes: ObjectTypeResolver,
     private readonly clock: Clock,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
@@ -104,7 +108,7 @@ export class BatchRegistrationService {
     if (!job) return;
     const attempt = job.attempts;
     const batchId = Number(job.payload.batch_id);
-    const batch = await this.dataSource.manager.findOneBy(BatchHistory, { id: batchId });
+    const batch = await this.batches.findById(batchId);
     const upload = batch?.fileId ? await this.files.read(batch.fileId, this.clock.now()) : undefined;
     if (!batch || !upload) {
       await this.jobs.fail(jobId, 'The uploaded file is no longer available.');
@@ -296,25 +300,18 @@ export class BatchRegistrationService {
       const [onlyType] = objectTypeIds.size === 1 ? [...objectTypeIds] : [];
       const [onlyCode] = codes.size === 1 ? [...codes] : [];
       const objectTypeLabel =
-        onlyType === undefined
-          ? null
-          : ((await manager.query<{ label: string }[]>('SELECT label FROM object_type WHERE id = $1', [onlyType]))[0]
-              ?.label ?? null);
-      await manager.update(
-        BatchHistory,
-        { id: batch.id },
-        {
-          sampleCount: created.count + updates.length,
-          processedTime: this.clock.now(),
-          objectType: objectTypeLabel,
-          registryCode: onlyCode ?? batch.registryCode,
-          // The code's team owns the batch (the code may come from the Metadata sheet, not the form).
-          teamOwnerId:
-            batch.teamOwnerId ??
-            (onlyCode ? (await this.accounts.registryCodeOwner(onlyCode, manager))?.teamOwnerId : null) ??
-            null,
-        },
-      );
+        onlyType === undefined ? null : ((await this.objectTypes.findById(onlyType, manager))?.label ?? null);
+      await this.batches.update(manager, batch.id, {
+        sampleCount: created.count + updates.length,
+        processedTime: this.clock.now(),
+        objectType: objectTypeLabel,
+        registryCode: onlyCode ?? batch.registryCode,
+        // The code's team owns the batch (the code may come from the Metadata sheet, not the form).
+        teamOwnerId:
+          batch.teamOwnerId ??
+          (onlyCode ? (await this.accounts.registryCodeOwner(onlyCode, manager))?.teamOwnerId : null) ??
+          null,
+      });
       // The account may have been deactivated while the rows were checked: it must not commit them.
       await this.uploader(batch, manager);
       await this.jobs.complete(manager, jobId, attempt, {

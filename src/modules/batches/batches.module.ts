@@ -10,6 +10,7 @@ import { NotificationsModule } from '../notifications/notifications.module';
 import { SamplesModule } from '../samples/samples.module';
 import { VocabulariesModule } from '../vocabularies/vocabularies.module';
 import { BatchHistory } from './batch-history.entity';
+import { BatchHistoryRepository } from './batch-history.repository';
 import { BatchRegistrationService } from './batch-registration.service';
 import { BatchTemplate } from './batch-template.entity';
 import { BatchesController } from './batches.controller';
@@ -17,7 +18,9 @@ import { BatchesService } from './batches.service';
 import { BatchCurationController } from './curation/batch-curation.controller';
 import { BatchCurationReader } from './curation/batch-curation.reader';
 import { BatchCurationService } from './curation/batch-curation.service';
+import { CurationRepository } from './curation/curation.repository';
 import { BatchTemplatesController } from './templates/batch-templates.controller';
+import { BatchTemplateRepository } from './templates/batch-template.repository';
 import { BatchTemplatesService } from './templates/batch-templates.service';
 
 /** Batch templates, uploads, history; the registration work the worker's processor runs. */
@@ -44,6 +47,9 @@ import { BatchTemplatesService } from './templates/batch-templates.service';
     BatchTemplatesService,
     BatchCurationService,
     BatchCurationReader,
+    BatchHistoryRepository,
+    BatchTemplateRepository,
+    CurationRepository,
   ],
   exports: [BatchesService, BatchRegistrationService],
 })

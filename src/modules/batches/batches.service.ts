@@ -13,7 +13,7 @@ import { AccountsService } from '../accounts/accounts.service';
 import { BackgroundJob, JOB_STATUSES } from '../background-jobs/background-job.entity';
 import { BackgroundJobsService } from '../background-jobs/background-jobs.service';
 import { FileWithContent, FilesService } from '../files/files.service';
-import { BatchHistory } from './batch-history.entity';
+import { BatchHistoryFilter, BatchHistoryRepository, BatchHistoryRow } from './batch-history.repository';
 import { XLSX_CONTENT_TYPE } from './batch-registration.service';
 import { BatchHistoryDto, BatchQueued } from './dto/batch.dto';
 import { BatchTemplatesService } from './templates/batch-templates.service';
@@ -25,38 +25,7 @@ export interface UploadedSpreadsheet {
   size: number;
 }
 
-interface BatchRow {
-  id: number;
-  batch_type: string;
-  registry_code: string | null;
-  sample_count: number | null;
-  upload_time: Date;
-  processed_time: Date | null;
-  filename: string | null;
-  object_type: string | null;
-  save_as_draft: boolean;
-  user_owner_id: number | null;
-  team_owner_id: number | null;
-  job_id: string | null;
-  status: string | null;
-  uploaded_by_name: string | null;
-  owner_name: string | null;
-  team_owner_name: string | null;
-}
-
-const BATCH_SELECT = `
-  SELECT b.id, b.batch_type, b.registry_code, b.sample_count, b.upload_time, b.processed_time, b.filename,
-         b.object_type, b.save_as_draft, b.user_owner_id, b.team_owner_id, b.job_id, j.status,
-         ui.label AS uploaded_by_name, oi.label AS owner_name, t.name AS team_owner_name
-    FROM batch_history b
-    LEFT JOIN background_job j ON j.id = b.job_id
-    LEFT JOIN registry_user uu ON uu.id = b.uploaded_by_id
-    LEFT JOIN individual ui ON ui.id = uu.individual_id
-    LEFT JOIN registry_user ou ON ou.id = b.user_owner_id
-    LEFT JOIN individual oi ON oi.id = ou.individual_id
-    LEFT JOIN team t ON t.id = b.team_owner_id`;
-
-export function toBatchDto(row: BatchRow): BatchHistoryDto {
+export function toBatchDto(row: BatchHistoryRow): BatchHistoryDto {
   return {
     id: row.id,
     batch_type: row.batch_type,
@@ -93,6 +62,7 @@ function formBoolean(value: unknown, field: string): boolean {
 export class BatchesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly batches: BatchHistoryRepository,
     private readonly jobs: BackgroundJobsService,
     private readonly files: FilesService,
     private readonly accounts: AccountsService,
@@ -196,24 +166,22 @@ export class BatchesService {
         totalCount: inspected.declaredRows ?? null,
         idempotencyKey,
       });
-      const batch = await manager.save(
-        manager.create(BatchHistory, {
-          batchType: 'registration',
-          registryCode: registryCode ?? null,
-          uploadTime: this.clock.now(),
-          filename,
-          saveAsDraft,
-          uploadedById: user.userId,
-          userOwnerId: user.userId,
-          teamOwnerId: owner?.teamOwnerId ?? null,
-          templateId,
-          fileId: stored.id,
-          jobId: created.id,
-          contentSha256,
-        }),
-      );
+      const batch = await this.batches.insert(manager, {
+        batchType: 'registration',
+        registryCode: registryCode ?? null,
+        uploadTime: this.clock.now(),
+        filename,
+        saveAsDraft,
+        uploadedById: user.userId,
+        userOwnerId: user.userId,
+        teamOwnerId: owner?.teamOwnerId ?? null,
+        templateId,
+        fileId: stored.id,
+        jobId: created.id,
+        contentSha256,
+      });
       created.payload = { ...created.payload, batch_id: batch.id };
-      await manager.query('UPDATE background_job SET payload = $2 WHERE id = $1', [created.id, created.payload]);
+      await this.jobs.setPayload(manager, created.id, created.payload);
       return created;
     });
   }
@@ -224,16 +192,7 @@ export class BatchesService {
    * file by one user take turns on an advisory lock, so both cannot pass.
    */
   private async refuseDuplicate(manager: EntityManager, userId: number, contentSha256: string): Promise<void> {
-    await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-      `batch-upload:${userId}:${contentSha256}`,
-    ]);
-    const [earlier] = await manager.query<{ id: number; filename: string | null; upload_time: Date }[]>(
-      `SELECT b.id, b.filename, b.upload_time
-         FROM batch_history b JOIN background_job j ON j.id = b.job_id
-        WHERE b.uploaded_by_id = $1 AND b.content_sha256 = $2 AND j.status IN ('pending', 'processing', 'completed')
-        ORDER BY b.id DESC LIMIT 1`,
-      [userId, contentSha256],
-    );
+    const earlier = await this.batches.lockAndFindEarlierUpload(manager, userId, contentSha256);
     if (!earlier) return;
     throw ApiError.conflict(
       `This workbook was already uploaded as batch ${earlier.id} (${earlier.filename ?? 'no file name'}, ` +
@@ -243,10 +202,8 @@ export class BatchesService {
   }
 
   /** Batches the caller may see: their own and their teams' (staff and admins: all). */
-  private visibility(user: AuthenticatedUser, params: unknown[]): string {
-    if (user.isStaff || user.isAdmin) return 'true';
-    const me = `$${params.push(user.userId)}`;
-    return `(b.user_owner_id = ${me} OR b.uploaded_by_id = ${me} OR b.team_owner_id IN (SELECT team_id FROM team_member WHERE user_id = ${me}))`;
+  private viewerId(user: AuthenticatedUser): number | undefined {
+    return user.isStaff || user.isAdmin ? undefined : user.userId;
   }
 
   async list(
@@ -256,52 +213,34 @@ export class BatchesService {
     user: AuthenticatedUser,
     onlyCompleted: boolean,
   ): Promise<Paginated<BatchHistoryDto>> {
-    const params: unknown[] = [];
-    const clauses = [this.visibility(user, params)];
+    const filter: BatchHistoryFilter = { viewerId: this.viewerId(user) };
     const status = onlyCompleted ? 'completed' : query.status;
     if (status !== undefined && status !== '') {
       if (typeof status !== 'string' || !(JOB_STATUSES as readonly string[]).includes(status)) {
         throw ApiError.invalidField('status', `must be one of ${JOB_STATUSES.join(', ')}`);
       }
-      clauses.push(`j.status = $${params.push(status)}`);
+      filter.status = status;
     }
     if (query.registry_code !== undefined && query.registry_code !== '') {
       if (typeof query.registry_code !== 'string') throw ApiError.invalidField('registry_code', 'give it once');
-      clauses.push(`b.registry_code = $${params.push(query.registry_code.trim().toUpperCase())}`);
+      filter.registryCode = query.registry_code.trim().toUpperCase();
     }
-    const where = clauses.join(' AND ');
-    const [rows, counted] = await Promise.all([
-      this.dataSource.query<BatchRow[]>(
-        `${BATCH_SELECT} WHERE ${where} ORDER BY b.upload_time DESC, b.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-        [...params, page.pageSize, page.offset],
-      ),
-      this.dataSource.query<{ count: string }[]>(
-        `SELECT count(*) AS count FROM batch_history b LEFT JOIN background_job j ON j.id = b.job_id WHERE ${where}`,
-        params,
-      ),
-    ]);
-    return paginate(req, page, Number(counted[0].count), rows.map(toBatchDto));
+    const { rows, count } = await this.batches.page(filter, { limit: page.pageSize, offset: page.offset });
+    return paginate(req, page, count, rows.map(toBatchDto));
   }
 
   /** The batch if the caller may see it; 404 otherwise. */
   async requireVisible(idValue: string, user: AuthenticatedUser): Promise<BatchHistoryDto> {
     if (!/^\d{1,9}$/.test(idValue)) throw ApiError.notFound('Batch not found.');
-    const params: unknown[] = [Number(idValue)];
-    const rows = await this.dataSource.query<BatchRow[]>(
-      `${BATCH_SELECT} WHERE b.id = $1 AND ${this.visibility(user, params)}`,
-      params,
-    );
-    if (!rows.length) throw ApiError.notFound('Batch not found.');
-    return toBatchDto(rows[0]);
+    const row = await this.batches.findVisible(Number(idValue), this.viewerId(user));
+    if (!row) throw ApiError.notFound('Batch not found.');
+    return toBatchDto(row);
   }
 
   async spreadsheet(idValue: string, user: AuthenticatedUser): Promise<FileWithContent> {
     const batch = await this.requireVisible(idValue, user);
-    const [row]: { file_id: string | null }[] = await this.dataSource.query(
-      'SELECT file_id FROM batch_history WHERE id = $1',
-      [batch.id],
-    );
-    const file = row.file_id ? await this.files.read(row.file_id, this.clock.now()) : undefined;
+    const fileId = await this.batches.fileId(batch.id);
+    const file = fileId ? await this.files.read(fileId, this.clock.now()) : undefined;
     if (!file) throw ApiError.notFound('The uploaded spreadsheet of this batch is no longer available.');
     return file;
   }

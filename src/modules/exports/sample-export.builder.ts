@@ -165,8 +165,7 @@ export class SampleExportBuilder {
     format: ExportFormat,
     search: SearchCondition,
   ): Promise<number> {
-    return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
-      await manager.query('SET TRANSACTION READ ONLY');
+    return this.sampleRows.inReadOnlySnapshot(async (manager) => {
       const facts = await this.sampleRows.registryCodeFacts(manager, { sql: search.where, params: search.params });
       if (format === 'xlsx' && facts.count >= XLSX_MAX_ROWS) {
         throw new ExportRejected(

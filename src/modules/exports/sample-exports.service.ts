@@ -76,12 +76,7 @@ export class SampleExportsService {
    * once. The user's row is locked so that concurrent requests count one after the other.
    */
   private async checkConcurrency(manager: EntityManager, userId: number): Promise<void> {
-    await manager.query('SELECT 1 FROM registry_user WHERE id = $1 FOR UPDATE', [userId]);
-    const [{ open }]: { open: number }[] = await manager.query(
-      `SELECT count(*)::int AS open FROM background_job
-        WHERE user_id = $1 AND job_type = 'sample_export' AND status IN ('pending', 'processing')`,
-      [userId],
-    );
+    const open = await this.jobs.countOpenExports(manager, userId);
     const limit = this.config.exports.maxConcurrentPerUser;
     if (open >= limit) {
       throw new ApiError(

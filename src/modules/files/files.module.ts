@@ -2,6 +2,11 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { FilesService } from './files.service';
 import { StoredFile } from './stored-file.entity';
+import { StoredFileRepository } from './stored-file.repository';
 
-@Module({ imports: [TypeOrmModule.forFeature([StoredFile])], providers: [FilesService], exports: [FilesService] })
+@Module({
+  imports: [TypeOrmModule.forFeature([StoredFile])],
+  providers: [FilesService, StoredFileRepository],
+  exports: [FilesService],
+})
 export class FilesModule {}

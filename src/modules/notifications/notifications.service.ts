@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { Clock } from '../../core/clock';
 import { ApiError } from '../../core/http/api-error';
 import { PageRequest, Paginated, paginate } from '../../core/http/pagination';
 import { AccountsService } from '../accounts/accounts.service';
 import { NotificationDto } from './dto/notification.dto';
 import { Notification, NotificationChannel, NotificationKind } from './notification.entity';
+import { NotificationRepository } from './notification.repository';
 
 /** A user's choice for one kind of notification, kept in User.notificationPreferences under the kind's name. */
 export const NOTIFICATION_PREFERENCES = ['in_app', 'email', 'none'] as const;
@@ -55,7 +55,7 @@ function toDto(row: Notification): NotificationDto {
 @Injectable()
 export class NotificationsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly notifications: NotificationRepository,
     private readonly accounts: AccountsService,
     private readonly clock: Clock,
   ) {}
@@ -67,30 +67,23 @@ export class NotificationsService {
     if (preference === 'none') return undefined;
     const channel: NotificationChannel = preference;
     const now = this.clock.now();
-    const row = await manager.save(
-      manager.create(Notification, {
-        userId: input.userId,
-        kind: input.kind,
-        subject: input.subject.slice(0, 255),
-        body: input.body,
-        channel,
-        deliveryStatus: channel === 'in_app' ? 'delivered' : 'pending',
-        deliveredAt: channel === 'in_app' ? now : null,
-        createdAt: now,
-        readAt: null,
-      }),
-    );
+    const row = await this.notifications.insert(manager, {
+      userId: input.userId,
+      kind: input.kind,
+      subject: input.subject.slice(0, 255),
+      body: input.body,
+      channel,
+      deliveryStatus: channel === 'in_app' ? 'delivered' : 'pending',
+      deliveredAt: channel === 'in_app' ? now : null,
+      createdAt: now,
+      readAt: null,
+    });
     return toDto(row);
   }
 
   /** The user's notifications, newest first; `unread` keeps those not marked read. */
   async list(req: Request, userId: number, unread: boolean, page: PageRequest): Promise<Paginated<NotificationDto>> {
-    const [rows, count] = await this.dataSource.getRepository(Notification).findAndCount({
-      where: unread ? { userId, readAt: IsNull() } : { userId },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      take: page.pageSize,
-      skip: page.offset,
-    });
+    const [rows, count] = await this.notifications.page(userId, unread, { limit: page.pageSize, offset: page.offset });
     return paginate(req, page, count, rows.map(toDto));
   }
 
@@ -98,9 +91,7 @@ export class NotificationsService {
   async markRead(userId: number, idValue: string): Promise<NotificationDto> {
     if (!/^\d{1,15}$/.test(idValue)) throw ApiError.notFound('Notification not found.');
     const id = Number(idValue);
-    const repository = this.dataSource.getRepository(Notification);
-    await repository.update({ id, userId, readAt: IsNull() }, { readAt: this.clock.now() });
-    const row = await repository.findOneBy({ id, userId });
+    const row = await this.notifications.markRead(id, userId, this.clock.now());
     if (!row) throw ApiError.notFound('Notification not found.');
     return toDto(row);
   }

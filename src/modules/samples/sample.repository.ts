@@ -118,8 +118,27 @@ export interface TimeRange {
   to?: Date;
 }
 
+/**
+ * Whose samples a search looks at: what the public may see (the access policy's condition,
+ * numbered from $1), or the caller's own (`personal`), their teams' that they do not own
+ * (`shared`), or both — never deactivated ones.
+ */
+export type SampleSearchScope =
+  | { public: SqlCondition }
+  | { scope: 'personal' | 'shared' | 'personal_and_shared'; userId: number; teamIds: number[] };
+
 /** The search filters that SampleRepository.filterClauses turns into SQL, parsed and checked. */
 export interface SampleFilters {
+  isDraft?: boolean;
+  /** `q`: the IGSN (`igsn`, the text without the DOI prefix), the name or another name contains the text. */
+  q?: { text: string; igsn: string };
+  /** The name contains the text (case ignored). */
+  name?: string;
+  /** The IGSN contains the text (without the DOI prefix; case ignored). */
+  igsn?: string;
+  objectTypeIds?: number[];
+  /** ISO 3166-1 alpha-2 codes, as stored. */
+  countryCodes?: string[];
   registryCodes?: string[];
   parentId?: string;
   /** Samples with any of these collectors (SampleRepository.collectorIdsMatching resolves a `collector` filter). */
@@ -185,13 +204,54 @@ export class SampleRepository {
   }
 
   /**
+   * The WHERE clause of a search (GET /api/samples/ and exports), on alias `s`: the scope, then the
+   * filters. Built here alone, so its text — and the plans and prepared statements keyed on it —
+   * is the same wherever a search runs.
+   */
+  searchCondition(scope: SampleSearchScope, filters: SampleFilters): SqlCondition {
+    const params: unknown[] = [];
+    const clauses: string[] = [];
+    if ('public' in scope) {
+      clauses.push(scope.public.sql);
+      params.push(...scope.public.params);
+    } else {
+      const me = `$${params.push(scope.userId)}`;
+      const personal = `s.user_owner_id = ${me}`;
+      const shared = () =>
+        `(s.team_owner_id = ANY($${params.push(scope.teamIds)}::int[])` +
+        ` AND s.user_owner_id IS DISTINCT FROM ${me})`;
+      clauses.push('NOT s.is_deactivated');
+      clauses.push(
+        scope.scope === 'personal' ? personal : scope.scope === 'shared' ? shared() : `(${personal} OR ${shared()})`,
+      );
+    }
+    clauses.push(...this.filterClauses(filters, params));
+    return { sql: clauses.join(' AND '), params };
+  }
+
+  /**
    * SQL conditions on alias `s` for the filters; their values are appended to `params` (so the
-   * placeholders continue the caller's numbering). Each selective filter has an index to start from
-   * (migration SampleSearchFilters).
+   * placeholders continue the caller's numbering). Text filters match substrings (on the trigram
+   * indexes); each selective filter has an index to start from (migration SampleSearchFilters).
    */
   filterClauses(filters: SampleFilters, params: unknown[]): string[] {
     const clauses: string[] = [];
     const value = (v: unknown) => `$${params.push(v)}`;
+    if (filters.isDraft !== undefined) {
+      clauses.push(filters.isDraft ? "s.metadata_store_status = 'draft'" : "s.metadata_store_status <> 'draft'");
+    }
+    if (filters.q !== undefined) {
+      const { text, igsn } = filters.q;
+      clauses.push(
+        `(s.igsn LIKE $${params.push(likePattern(igsn.toUpperCase()))} OR lower(s.name) LIKE $${params.push(likePattern(text.toLowerCase()))}
+          OR ${OTHER_NAMES_TEXT} LIKE $${params.length})`,
+      );
+    }
+    if (filters.name !== undefined)
+      clauses.push(`lower(s.name) LIKE ${value(likePattern(filters.name.toLowerCase()))}`);
+    if (filters.igsn !== undefined) clauses.push(`s.igsn LIKE ${value(likePattern(filters.igsn.toUpperCase()))}`);
+    if (filters.objectTypeIds) clauses.push(`s.object_type_id = ANY(${value(filters.objectTypeIds)}::int[])`);
+    if (filters.countryCodes) clauses.push(`s.country = ANY(${value(filters.countryCodes)}::text[])`);
     if (filters.registryCodes) clauses.push(`s.registry_code = ANY(${value(filters.registryCodes)}::text[])`);
     if (filters.parentId !== undefined) clauses.push(`s.parent_sample_id = ${value(filters.parentId)}::bigint`);
     if (filters.collectorIds) {
@@ -405,6 +465,17 @@ export class SampleRepository {
       ),
       cursor: { createdAt: last.created_at, id: last.id },
     };
+  }
+
+  /**
+   * Runs `work` in one read-only REPEATABLE READ transaction: every statement it runs through the
+   * manager sees the same snapshot (an export's count and all its pages).
+   */
+  async inReadOnlySnapshot<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+      await manager.query('SET TRANSACTION READ ONLY');
+      return work(manager);
+    });
   }
 
   /** How many samples match and how many registry codes they span (one code: its name). */
@@ -782,6 +853,11 @@ export class SampleRepository {
     );
     return rows.map((row) => ({ igsn: row.igsn, updatedAt: row.updated_at }));
   }
+}
+
+/** A LIKE pattern matching values that contain `value` literally. */
+function likePattern(value: string): string {
+  return `%${escapeLike(value)}%`;
 }
 
 /** A stable name for a prepared statement: the same text always gets the same name. */

@@ -24,11 +24,11 @@ import { SampleAccessPolicy, SampleCaller, SqlCondition } from './sample-access.
 import { SampleMapper, SampleRow, accessFacts } from './sample.mapper';
 import { Sample, StoreStatus } from './sample.entity';
 import {
-  OTHER_NAMES_TEXT,
   SampleCount,
   SampleFilters,
   SampleRecord,
   SampleRepository,
+  SampleSearchScope,
   isUniqueViolation,
   takenIgsnOf,
 } from './sample.repository';
@@ -153,10 +153,6 @@ const VALUE_DEPENDENT_FILTERS = [...SEARCH_VALUE_FILTERS, 'registry_code'] as co
 
 /** How often an insert whose minted IGSN was taken meanwhile is tried with freshly minted ones. */
 const MINT_ATTEMPTS = 5;
-
-function likePattern(value: string): string {
-  return `%${value.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
 
 /**
  * Register, fetch, update, deactivate and search samples. Every visibility and edit decision goes
@@ -605,38 +601,29 @@ export class SamplesService {
     return this.mapper.toDto(row, this.policy.canEdit(accessFacts(row), caller));
   }
 
-  /** The WHERE clause and parameters of a search (also used by exports). */
+  /**
+   * The WHERE clause and parameters of a search (also used by exports): the query is checked here
+   * (a bad value is a 400), and SampleRepository.searchCondition writes the SQL.
+   */
   async searchCondition(
     query: SampleSearchQuery,
     user: AuthenticatedUser | undefined,
   ): Promise<{ where: string; params: unknown[]; caller?: SampleCaller }> {
     const caller = await this.policy.caller(user);
-    const params: unknown[] = [];
-    const clauses: string[] = [];
     const scope = (query.scope ?? (caller ? 'personal' : 'public')) as SearchScope;
     if (!(SEARCH_SCOPES as readonly string[]).includes(scope)) {
       throw ApiError.invalidField('scope', `must be one of ${SEARCH_SCOPES.join(', ')}`);
     }
     if (scope !== 'public' && !caller) throw ApiError.unauthorized(`scope=${scope} needs a token.`);
-    if (scope === 'public' || !caller) {
-      const open = this.policy.publicCondition('s', this.clock.now(), params.length);
-      clauses.push(open.sql);
-      params.push(...open.params);
-    } else {
-      const me = `$${params.push(caller.user.userId)}`;
-      const personal = `s.user_owner_id = ${me}`;
-      const shared = () =>
-        `(s.team_owner_id = ANY($${params.push(caller.teams.map((team) => team.teamId))}::int[])` +
-        ` AND s.user_owner_id IS DISTINCT FROM ${me})`;
-      clauses.push('NOT s.is_deactivated');
-      clauses.push(scope === 'personal' ? personal : scope === 'shared' ? shared() : `(${personal} OR ${shared()})`);
-    }
+    const searchScope: SampleSearchScope =
+      scope === 'public' || !caller
+        ? { public: this.policy.publicCondition('s', this.clock.now(), 0) }
+        : { scope, userId: caller.user.userId, teamIds: caller.teams.map((team) => team.teamId) };
+    const filters: SampleFilters = {};
     if (query.is_draft !== undefined) {
       if (query.is_draft !== 'true' && query.is_draft !== 'false')
         throw ApiError.invalidField('is_draft', 'must be true or false');
-      clauses.push(
-        query.is_draft === 'true' ? "s.metadata_store_status = 'draft'" : "s.metadata_store_status <> 'draft'",
-      );
+      filters.isDraft = query.is_draft === 'true';
     }
     const text = (name: 'q' | 'name' | 'igsn') => {
       const value = query[name];
@@ -644,23 +631,13 @@ export class SamplesService {
       if (value.length > 255) throw ApiError.invalidField(name, 'must be at most 255 characters');
       return value.trim();
     };
+    const withoutDoiPrefix = (value: string) =>
+      value.startsWith(`${this.igsn.doiPrefix}/`) ? value.slice(this.igsn.doiPrefix.length + 1) : value;
     const q = text('q');
-    if (q !== undefined) {
-      const igsnPart = q.startsWith(`${this.igsn.doiPrefix}/`) ? q.slice(this.igsn.doiPrefix.length + 1) : q;
-      clauses.push(
-        `(s.igsn LIKE $${params.push(likePattern(igsnPart.toUpperCase()))} OR lower(s.name) LIKE $${params.push(likePattern(q.toLowerCase()))}
-          OR ${OTHER_NAMES_TEXT} LIKE $${params.length})`,
-      );
-    }
-    const name = text('name');
-    if (name !== undefined) clauses.push(`lower(s.name) LIKE $${params.push(likePattern(name.toLowerCase()))}`);
+    if (q !== undefined) filters.q = { text: q, igsn: withoutDoiPrefix(q) };
+    filters.name = text('name');
     const igsnText = text('igsn');
-    if (igsnText !== undefined) {
-      const part = igsnText.startsWith(`${this.igsn.doiPrefix}/`)
-        ? igsnText.slice(this.igsn.doiPrefix.length + 1)
-        : igsnText;
-      clauses.push(`s.igsn LIKE $${params.push(likePattern(part.toUpperCase()))}`);
-    }
+    if (igsnText !== undefined) filters.igsn = withoutDoiPrefix(igsnText);
     if (query.object_type !== undefined && query.object_type.trim() !== '') {
       const ids: number[] = [];
       for (const label of query.object_type
@@ -669,7 +646,7 @@ export class SamplesService {
         .filter(Boolean)) {
         ids.push((await this.objectTypes.resolve(label, { field: 'object_type' })).id);
       }
-      clauses.push(`s.object_type_id = ANY($${params.push(ids)}::int[])`);
+      filters.objectTypeIds = ids;
     }
     if (query.country !== undefined && query.country.trim() !== '') {
       const codes: string[] = [];
@@ -682,10 +659,11 @@ export class SamplesService {
         const country = await this.vocabularies.resolveCountry(code, 'country');
         if (country?.iso3166code) codes.push(country.iso3166code);
       }
-      clauses.push(`s.country = ANY($${params.push(codes)}::text[])`);
+      filters.countryCodes = codes;
     }
-    clauses.push(...this.samples.filterClauses(await this.searchFilters(query, caller), params));
-    return { where: clauses.join(' AND '), params, caller };
+    Object.assign(filters, await this.searchFilters(query, caller));
+    const { sql, params } = this.samples.searchCondition(searchScope, filters);
+    return { where: sql, params, caller };
   }
 
   /** The filters added for issue 13 (registry code … creation date), parsed and checked: a bad value is a 400. */

@@ -1,42 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
-import { DataSource } from 'typeorm';
 import { AuthenticatedUser } from '../../../core/auth/authenticated-user';
 import { Clock } from '../../../core/clock';
 import { PageRequest, Paginated, paginate } from '../../../core/http/pagination';
 import { IgsnService } from '../../samples/igsn.service';
 import { SampleAccessPolicy, SqlCondition } from '../../samples/sample-access.policy';
 import { BatchesService } from '../batches.service';
-import { SampleFeedbackEntry } from './batch-feedback.entity';
 import { SampleRepository } from '../../samples/sample.repository';
 import { CurationColumn, curationColumns, formatCurationValue } from './curation-fields';
+import { CurationRepository } from './curation.repository';
 import { BatchFeedbackDto, CurationDetail, CurationEventDto } from './dto/curation.dto';
 
 /** Feedback entries the curation detail carries (newest first). */
 export const DETAIL_FEEDBACK_LIMIT = 20;
-
-interface FeedbackRow {
-  id: number;
-  author_id: number | null;
-  author_name: string | null;
-  general_feedback: string;
-  sample_feedback: SampleFeedbackEntry[];
-  created_at: Date;
-}
-
-interface EventRow {
-  id: string;
-  action: string;
-  actor_id: number | null;
-  actor_name: string | null;
-  from_state: string | null;
-  to_state: string | null;
-  affected_count: number;
-  reason: string | null;
-  comment: string | null;
-  created_at: Date;
-}
 
 type AggregateRow = Record<string, unknown> & {
   total: number;
@@ -57,7 +33,7 @@ export class BatchCurationReader {
   private readonly columns: CurationColumn[] = curationColumns();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly curation: CurationRepository,
     private readonly batches: BatchesService,
     private readonly policy: SampleAccessPolicy,
     private readonly igsn: IgsnService,
@@ -132,16 +108,7 @@ export class BatchCurationReader {
   }
 
   private async recentFeedback(batchId: number): Promise<BatchFeedbackDto[]> {
-    const rows = await this.dataSource.query<FeedbackRow[]>(
-      `SELECT f.id, f.author_id, ai.label AS author_name, f.general_feedback, f.sample_feedback, f.created_at
-         FROM batch_feedback f
-         LEFT JOIN registry_user au ON au.id = f.author_id
-         LEFT JOIN individual ai ON ai.id = au.individual_id
-        WHERE f.batch_id = $1
-        ORDER BY f.created_at DESC, f.id DESC
-        LIMIT ${DETAIL_FEEDBACK_LIMIT}`,
-      [batchId],
-    );
+    const rows = await this.curation.recentFeedback(batchId, DETAIL_FEEDBACK_LIMIT);
     return rows.map((row) => ({
       id: row.id,
       author_id: row.author_id,
@@ -160,27 +127,11 @@ export class BatchCurationReader {
     page: PageRequest,
   ): Promise<Paginated<CurationEventDto>> {
     const batch = await this.batches.requireVisible(idValue, user);
-    const [rows, counted] = await Promise.all([
-      this.dataSource.query<EventRow[]>(
-        `SELECT e.id, e.action, e.actor_id, ai.label AS actor_name, e.from_state, e.to_state, e.affected_count,
-                e.reason, e.comment, e.created_at
-           FROM curation_event e
-           LEFT JOIN registry_user au ON au.id = e.actor_id
-           LEFT JOIN individual ai ON ai.id = au.individual_id
-          WHERE e.batch_id = $1
-          ORDER BY e.created_at DESC, e.id DESC
-          LIMIT $2 OFFSET $3`,
-        [batch.id, page.pageSize, page.offset],
-      ),
-      this.dataSource.query<{ count: number }[]>(
-        'SELECT count(*)::int AS count FROM curation_event WHERE batch_id = $1',
-        [batch.id],
-      ),
-    ]);
+    const { rows, count } = await this.curation.eventPage(batch.id, { limit: page.pageSize, offset: page.offset });
     return paginate(
       req,
       page,
-      counted[0].count,
+      count,
       rows.map((row) => ({
         id: Number(row.id),
         action: row.action,

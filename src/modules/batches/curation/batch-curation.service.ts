@@ -11,9 +11,11 @@ import { IgsnService } from '../../samples/igsn.service';
 import { SampleRepository } from '../../samples/sample.repository';
 import { SampleAccessFacts, SampleAccessPolicy, SampleCaller } from '../../samples/sample-access.policy';
 import { BatchesService } from '../batches.service';
+import { BatchHistoryRepository } from '../batch-history.repository';
 import { BatchHistoryDto } from '../dto/batch.dto';
-import { BatchFeedback, SampleFeedbackEntry } from './batch-feedback.entity';
-import { CurationAction, CurationEvent } from './curation-event.entity';
+import { SampleFeedbackEntry } from './batch-feedback.entity';
+import { CurationAction } from './curation-event.entity';
+import { CurationRepository } from './curation.repository';
 import { BatchFeedbackInputDto } from './dto/batch-feedback.dto';
 import { BatchDeactivationResult, BatchTransitionResult, FeedbackRecorded } from './dto/curation.dto';
 
@@ -61,6 +63,8 @@ export class BatchCurationService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly batches: BatchesService,
+    private readonly batchRows: BatchHistoryRepository,
+    private readonly curation: CurationRepository,
     private readonly policy: SampleAccessPolicy,
     private readonly igsn: IgsnService,
     private readonly samples: SampleRepository,
@@ -87,11 +91,11 @@ export class BatchCurationService {
 
   /** Serialises transitions of one batch, so counts and events never interleave. */
   private async lockBatch(manager: EntityManager, batchId: number): Promise<void> {
-    await manager.query('SELECT id FROM batch_history WHERE id = $1 FOR UPDATE', [batchId]);
+    await this.batchRows.lock(manager, batchId);
   }
 
   private async record(manager: EntityManager, batchId: number, user: AuthenticatedUser, event: EventInput) {
-    await manager.insert(CurationEvent, {
+    await this.curation.insertEvent(manager, {
       batchId,
       actorId: user.userId,
       action: event.action,
@@ -242,15 +246,13 @@ export class BatchCurationService {
     await this.dataSource.transaction(async (manager) => {
       await this.lockBatch(manager, batch.id);
       const entries = await this.sampleFeedbackEntries(manager, batch.id, caller, items);
-      const saved = await manager.save(
-        manager.create(BatchFeedback, {
-          batchId: batch.id,
-          authorId: user.userId,
-          generalFeedback: general,
-          sampleFeedback: entries,
-          createdAt: this.clock.now(),
-        }),
-      );
+      const saved = await this.curation.insertFeedback(manager, {
+        batchId: batch.id,
+        authorId: user.userId,
+        generalFeedback: general,
+        sampleFeedback: entries,
+        createdAt: this.clock.now(),
+      });
       await this.record(manager, batch.id, user, {
         action: 'feedback',
         fromState: null,

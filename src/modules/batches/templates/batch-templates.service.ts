@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AuthenticatedUser } from '../../../core/auth/authenticated-user';
 import { ApiError } from '../../../core/http/api-error';
 import { FieldErrors } from '../../../core/http/error-body';
@@ -12,6 +10,7 @@ import { VocabulariesService } from '../../vocabularies/vocabularies.service';
 import { templateColumns } from '../batch-fields';
 import { BatchTemplate } from '../batch-template.entity';
 import { BatchTemplateAccess, TemplateCaller } from './batch-template-access';
+import { BatchTemplateRepository, TemplateRow } from './batch-template.repository';
 import {
   CollectorTag,
   collectorTags,
@@ -25,47 +24,6 @@ import { TemplateLookup, TemplateLookupLists, TemplateWorkbookWriter, columnLook
 
 const NOT_FOUND = 'Batch template not found.';
 const MAX_ID = 2_147_483_647;
-
-/** A template row with the names its read shapes show. */
-interface TemplateRow {
-  id: number;
-  label: string;
-  registry_code: string | null;
-  object_type_id: number | null;
-  object_type: string | null;
-  user_owner_id: number | null;
-  user_owner: string | null;
-  team_owner_id: number | null;
-  team_owner: string | null;
-  created_by: number | null;
-  created_by_name: string | null;
-  created_date: Date;
-  updated_at: Date;
-  is_archived: boolean;
-  version: number;
-  selected_fields: string[];
-  cruise_field_prgrms: string[];
-  platforms: string[];
-  launch_platforms: string[];
-  current_archives: string[];
-  original_archives: string[];
-  collectors: unknown[];
-}
-
-/** Names come from the accounts and vocabulary tables in the same read (as the sample reader does). */
-const TEMPLATE_ROWS = `
-  SELECT t.id, t.label, t.registry_code, t.object_type_id, ot.label AS object_type,
-         t.user_owner_id, owner_individual.label AS user_owner, t.team_owner_id, team.name AS team_owner,
-         t.created_by, creator_individual.label AS created_by_name, t.created_date, t.updated_at,
-         t.is_archived, t.version, t.selected_fields, t.cruise_field_prgrms, t.platforms, t.launch_platforms,
-         t.current_archives, t.original_archives, t.collectors
-    FROM batch_template t
-    LEFT JOIN object_type ot ON ot.id = t.object_type_id
-    LEFT JOIN registry_user owner ON owner.id = t.user_owner_id
-    LEFT JOIN individual owner_individual ON owner_individual.id = owner.individual_id
-    LEFT JOIN registry_user creator ON creator.id = t.created_by
-    LEFT JOIN individual creator_individual ON creator_individual.id = creator.individual_id
-    LEFT JOIN team ON team.id = t.team_owner_id`;
 
 /** Columns a write sets; collectors are always stored as tags. */
 type TemplateColumnValues = Omit<Partial<BatchTemplate>, 'collectors'> & { collectors?: CollectorTag[] };
@@ -84,7 +42,7 @@ export class BatchTemplatesService {
   private readonly writer = new TemplateWorkbookWriter();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly templates: BatchTemplateRepository,
     private readonly accounts: AccountsService,
     private readonly vocabularies: VocabulariesService,
     private readonly objectTypes: ObjectTypeResolver,
@@ -93,33 +51,19 @@ export class BatchTemplatesService {
   /** The caller's templates and their teams' (staff and admins: all), newest first. */
   async list(user: AuthenticatedUser, filter: { isArchived?: boolean } = {}): Promise<BatchTemplateListItemDto[]> {
     const owners = BatchTemplateAccess.listFilter(await this.caller(user));
-    const params: unknown[] = [];
-    const conditions: string[] = [];
-    if (owners) {
-      conditions.push(
-        `(t.user_owner_id = $${params.push(owners.userId)} OR t.team_owner_id = ANY($${params.push(owners.teamIds)}::int[]))`,
-      );
-    }
-    if (filter.isArchived !== undefined) conditions.push(`t.is_archived = $${params.push(filter.isArchived)}`);
-    const where = conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '';
-    const rows = await this.dataSource.query<TemplateRow[]>(
-      `${TEMPLATE_ROWS}${where} ORDER BY t.created_date DESC, t.id DESC`,
-      params,
-    );
+    const rows = await this.templates.list({ owners: owners ?? undefined, isArchived: filter.isArchived });
     return rows.map(toListItem);
   }
 
   async create(dto: CreateBatchTemplateDto, user: AuthenticatedUser): Promise<BatchTemplateReadDto> {
     const values = await this.resolveWrite(dto, null, user);
-    const saved = await this.dataSource.getRepository(BatchTemplate).save(
-      this.dataSource.getRepository(BatchTemplate).create({
-        ...values,
-        label: dto.label,
-        isArchived: dto.is_archived ?? false,
-        userOwnerId: user.userId,
-        createdBy: user.userId,
-      }),
-    );
+    const saved = await this.templates.insert({
+      ...values,
+      label: dto.label,
+      isArchived: dto.is_archived ?? false,
+      userOwnerId: user.userId,
+      createdBy: user.userId,
+    });
     return this.read(saved.id, user);
   }
 
@@ -138,9 +82,7 @@ export class BatchTemplatesService {
     const values = await this.resolveWrite(dto, row, user);
     if (dto.label !== undefined) values.label = dto.label;
     if (dto.is_archived !== undefined) values.isArchived = dto.is_archived;
-    await this.dataSource
-      .getRepository(BatchTemplate)
-      .update({ id }, { ...values, version: () => 'version + 1', updatedAt: () => 'now()' });
+    await this.templates.update(id, values);
     return this.read(id, user);
   }
 
@@ -217,8 +159,7 @@ export class BatchTemplatesService {
   }
 
   private async findRow(id: number): Promise<TemplateRow | undefined> {
-    const rows = await this.dataSource.query<TemplateRow[]>(`${TEMPLATE_ROWS} WHERE t.id = $1`, [id]);
-    return rows[0];
+    return this.templates.findRow(id);
   }
 
   private async requireVisible(id: number, caller: TemplateCaller): Promise<TemplateRow> {
