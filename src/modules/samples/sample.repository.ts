@@ -167,6 +167,23 @@ export function takenIgsnOf(error: unknown): string | undefined {
 }
 
 /**
+ * The statement of SampleRepository.searchCollected: every match (up to one past
+ * EXACT_COUNT_LIMIT, in no particular order, so the planner starts from the condition's indexes),
+ * counted, and the page's ids sorted out of them.
+ */
+function collectedStatement(condition: SqlCondition, page: SamplePageRequest): SqlCondition {
+  const params = [...condition.params, page.limit + 1, page.offset];
+  return {
+    sql: `WITH matches AS MATERIALIZED (
+            SELECT s.id, s.created_at FROM sample s WHERE ${condition.sql} LIMIT ${EXACT_COUNT_LIMIT + 1})
+          SELECT (SELECT count(*)::int FROM matches) AS total,
+                 ARRAY(SELECT id FROM matches ORDER BY created_at DESC, id DESC
+                        LIMIT $${params.length - 1} OFFSET $${params.length}) AS ids`,
+    params,
+  };
+}
+
+/**
  * Every SQL statement that reads or writes `sample` and `sample_collector`. Samples, batches,
  * curation, exports and legacy XML all come through here, so a plan is tuned in one place.
  *
@@ -360,15 +377,8 @@ export class SampleRepository {
     estimate: number,
   ): Promise<{ page?: { rows: SampleRow[]; more: boolean }; count: SampleCount }> {
     if (estimate > ESTIMATE_ONLY_ABOVE) return { count: { count: estimate, exact: false } };
-    const params = [...condition.params, page.limit + 1, page.offset];
-    const [found] = await this.pooled<{ total: number; ids: string[] }>(
-      `WITH matches AS MATERIALIZED (
-         SELECT s.id, s.created_at FROM sample s WHERE ${condition.sql} LIMIT ${EXACT_COUNT_LIMIT + 1})
-       SELECT (SELECT count(*)::int FROM matches) AS total,
-              ARRAY(SELECT id FROM matches ORDER BY created_at DESC, id DESC
-                     LIMIT $${params.length - 1} OFFSET $${params.length}) AS ids`,
-      params,
-    );
+    const { sql, params } = collectedStatement(condition, page);
+    const [found] = await this.pooled<{ total: number; ids: string[] }>(sql, params);
     // More than the limit: the count is known to exceed it; the caller pages along the index.
     if (found.total > EXACT_COUNT_LIMIT) return { count: { count: Math.max(estimate, found.total), exact: false } };
     return {
@@ -378,11 +388,14 @@ export class SampleRepository {
   }
 
   /**
-   * The plans of the two statements a search page runs (ids, then details for those ids, the
-   * latter both as planned for these ids and as the generic plan a prepared statement settles on),
-   * as EXPLAIN prints them: for tests and for operators checking a slow search.
+   * The plans of the statements a search page runs, as EXPLAIN prints them: `collected` (a
+   * condition expected to match few samples: every match collected, see searchCollected), `ids`
+   * (paging along the newest-first order), then `details` for those ids, both as planned for these
+   * ids and as the generic plan a prepared statement settles on (`genericDetails`). For tests and
+   * for operators checking a slow search.
    */
   async explainSearchPage(condition: SqlCondition, page: SamplePageRequest): Promise<Record<string, string>> {
+    const collected = collectedStatement(condition, page);
     const params = [...condition.params, page.limit + 1, page.offset];
     const idsSql = `SELECT s.id FROM sample s WHERE ${condition.sql}
                      ORDER BY s.created_at DESC, s.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`;
@@ -392,6 +405,7 @@ export class SampleRepository {
     try {
       const ids = ((await runner.query(idsSql, params)) as { id: string }[]).map((row) => row.id);
       const plans: Record<string, string> = {
+        collected: text(await runner.query(`EXPLAIN ${collected.sql}`, collected.params)),
         ids: text(await runner.query(`EXPLAIN ${idsSql}`, params)),
         details: text(await runner.query(`EXPLAIN ${BY_IDS}`, [ids])),
       };
