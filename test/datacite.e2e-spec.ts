@@ -424,7 +424,7 @@ describe('DataCite DOI registration', () => {
       .send({ label: `Boat ${tag}` })
       .expect(200);
     await dueAgain();
-    // Launch platforms have no PATCH here yet: the trigger follows the table, whoever writes it.
+    // Written directly: the trigger follows the table, whoever writes it.
     await app
       .get(DataSource)
       .query('UPDATE launch_platform SET label = $1 WHERE id = $2', [`Rocket ${tag}`, ids.launchPlatform]);
