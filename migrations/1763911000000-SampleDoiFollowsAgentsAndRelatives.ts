@@ -50,11 +50,10 @@ const changedAgents = (table: string) => {
  *    exactly when a child starts or stops being public under it, or moves between parents while
  *    public — not for drafts coming and going — and when a child's embargo ends (the worker's
  *    sweep, which before released only the child itself). A child whose embargo ended but that the
- *    sweep has not released yet (every new sample, for the moment between its publish_date and the
- *    commit) counts as newly public when it is edited meanwhile, since the edit forgets the embargo
- *    in the outbox and the sweep will not see it.
+ *    sweep has not released yet counts as newly public when it is edited meanwhile, since the edit
+ *    forgets the embargo in the outbox and the sweep will not see it.
  *
- * The triggers on `sample` move to new functions; the previous ones stay, unused, so that down()
+ * The triggers on `sample` move to a new function; the previous ones stay, unused, so that down()
  * restores them by pointing the triggers back.
  */
 export class SampleDoiFollowsAgentsAndRelatives1763911000000 implements MigrationInterface {
@@ -64,11 +63,16 @@ export class SampleDoiFollowsAgentsAndRelatives1763911000000 implements Migratio
     for (const column of SAMPLE_AGENT_COLUMNS) {
       await queryRunner.query(`CREATE INDEX idx_sample_${column} ON sample (${column}) WHERE ${column} IS NOT NULL`);
     }
-    // SampleAccessPolicy.isPublic, for the triggers: published, not deactivated, embargo over.
+    // SampleAccessPolicy.isPublic at `at`, and the embargo the sweep is to release: for the triggers.
     await queryRunner.query(`
-      CREATE FUNCTION sample_doi_public(status varchar, deactivated boolean, publish timestamptz)
-        RETURNS boolean LANGUAGE sql STABLE AS $$
-        SELECT status = 'published' AND NOT deactivated AND (publish IS NULL OR publish <= now())
+      CREATE FUNCTION sample_doi_public(status varchar, deactivated boolean, publish timestamptz, at timestamptz)
+        RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
+        SELECT status = 'published' AND NOT deactivated AND (publish IS NULL OR publish <= at)
+      $$`);
+    await queryRunner.query(`
+      CREATE FUNCTION sample_doi_embargo(status varchar, deactivated boolean, publish timestamptz, at timestamptz)
+        RETURNS timestamptz LANGUAGE sql IMMUTABLE AS $$
+        SELECT CASE WHEN status = 'published' AND NOT deactivated AND publish > at THEN publish END
       $$`);
     // Re-send samples whose record changed, of those DataCite holds or is about to receive.
     await queryRunner.query(`
@@ -78,48 +82,47 @@ export class SampleDoiFollowsAgentsAndRelatives1763911000000 implements Migratio
          WHERE sample_id = ANY(ids) AND (at_datacite OR version > delivered_version OR state = 'failed')
       $$`);
 
+    // One function for both triggers on `sample` (the transition tables name the changed rows
+    // alike). Time is the moment the trigger runs, not the transaction's start: a sample published
+    // "now" carries a publish_date taken after its transaction began, which now() would call an
+    // embargo of a few milliseconds — sent once at once and again by the sweep, its parent only then.
     await queryRunner.query(`
-      CREATE FUNCTION sample_doi_follow_inserts() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        INSERT INTO sample_doi (sample_id, embargo_until)
-        SELECT id, sample_doi_embargo(metadata_store_status, is_deactivated, publish_date) FROM inserted_samples;
-        PERFORM sample_doi_touch(ARRAY(
-          SELECT DISTINCT parent_sample_id FROM inserted_samples
-           WHERE parent_sample_id IS NOT NULL AND parent_sample_id NOT IN (SELECT id FROM inserted_samples)
-             AND sample_doi_public(metadata_store_status, is_deactivated, publish_date)));
-        PERFORM pg_notify('sample_doi', '');
-        RETURN NULL;
-      END
-      $$`);
-    await queryRunner.query(`
-      CREATE FUNCTION sample_doi_follow_updates() RETURNS trigger LANGUAGE plpgsql AS $$
+      CREATE FUNCTION sample_doi_follow_samples() RETURNS trigger LANGUAGE plpgsql AS $$
       DECLARE
+        at timestamptz := clock_timestamp();
         parents bigint[];
       BEGIN
-        IF NOT EXISTS (SELECT 1 FROM updated_samples) THEN
-          RETURN NULL;
+        IF TG_OP = 'INSERT' THEN
+          parents := ARRAY(
+            SELECT DISTINCT parent_sample_id FROM changed_samples
+             WHERE sample_doi_public(metadata_store_status, is_deactivated, publish_date, at)
+               AND parent_sample_id NOT IN (SELECT id FROM changed_samples));
+        ELSE
+          IF NOT EXISTS (SELECT 1 FROM changed_samples) THEN
+            RETURN NULL;
+          END IF;
+          -- The old parent may list the child once it was public by the clock (the worker lists
+          -- children by the clock); the new one has listed it only if its embargo was released too.
+          -- Read before the upsert below, which forgets an ended embargo the sweep has not released.
+          parents := ARRAY(
+            SELECT DISTINCT p.parent FROM (
+              SELECT n.parent_sample_id AS new_parent, o.parent_sample_id AS old_parent,
+                     sample_doi_public(o.metadata_store_status, o.is_deactivated, o.publish_date, at) AS was_public,
+                     d.embargo_until IS NULL AS released,
+                     sample_doi_public(n.metadata_store_status, n.is_deactivated, n.publish_date, at) AS is_public
+                FROM changed_samples n
+                JOIN previous_samples o ON o.id = n.id
+                LEFT JOIN sample_doi d ON d.sample_id = n.id
+            ) c, LATERAL (VALUES
+              (CASE WHEN c.was_public AND (NOT c.is_public OR c.old_parent IS DISTINCT FROM c.new_parent)
+                    THEN c.old_parent END),
+              (CASE WHEN c.is_public AND (NOT (c.was_public AND c.released) OR c.old_parent IS DISTINCT FROM c.new_parent)
+                    THEN c.new_parent END)
+            ) AS p(parent)
+             WHERE p.parent NOT IN (SELECT id FROM changed_samples));
         END IF;
-        -- The old parent may list the child once it was public by the clock (the worker lists
-        -- children by the clock); the new one has listed it only if its embargo was released too.
-        -- Read before the upsert below, which forgets an ended embargo the sweep has not released.
-        parents := ARRAY(
-          SELECT DISTINCT p.parent FROM (
-            SELECT n.parent_sample_id AS new_parent, o.parent_sample_id AS old_parent,
-                   sample_doi_public(o.metadata_store_status, o.is_deactivated, o.publish_date) AS was_public,
-                   d.embargo_until IS NULL AS released,
-                   sample_doi_public(n.metadata_store_status, n.is_deactivated, n.publish_date) AS is_public
-              FROM updated_samples n
-              JOIN previous_samples o ON o.id = n.id
-              LEFT JOIN sample_doi d ON d.sample_id = n.id
-          ) c, LATERAL (VALUES
-            (CASE WHEN c.was_public AND (NOT c.is_public OR c.old_parent IS DISTINCT FROM c.new_parent)
-                  THEN c.old_parent END),
-            (CASE WHEN c.is_public AND (NOT (c.was_public AND c.released) OR c.old_parent IS DISTINCT FROM c.new_parent)
-                  THEN c.new_parent END)
-          ) AS p(parent)
-           WHERE p.parent IS NOT NULL AND p.parent NOT IN (SELECT id FROM updated_samples));
         INSERT INTO sample_doi AS d (sample_id, embargo_until)
-        SELECT id, sample_doi_embargo(metadata_store_status, is_deactivated, publish_date) FROM updated_samples
+        SELECT id, sample_doi_embargo(metadata_store_status, is_deactivated, publish_date, at) FROM changed_samples
         ON CONFLICT (sample_id) DO UPDATE
           SET version = d.version + 1, embargo_until = EXCLUDED.embargo_until, error = NULL, attempts = 0,
               next_attempt_at = now(), updated_at = now();
@@ -128,7 +131,12 @@ export class SampleDoiFollowsAgentsAndRelatives1763911000000 implements Migratio
         RETURN NULL;
       END
       $$`);
-    await this.pointSampleTriggers(queryRunner, 'sample_doi_follow_inserts', 'sample_doi_follow_updates');
+    await this.pointSampleTriggers(
+      queryRunner,
+      'sample_doi_follow_samples',
+      'sample_doi_follow_samples',
+      'changed_samples',
+    );
 
     // The worker's sweep: ended embargoes make their samples due, and their parents (HasPart).
     await queryRunner.query(`
@@ -191,28 +199,34 @@ export class SampleDoiFollowsAgentsAndRelatives1763911000000 implements Migratio
     await queryRunner.query('DROP FUNCTION sample_doi_follow_agents()');
     await queryRunner.query('DROP FUNCTION sample_doi_release_ended_embargoes()');
     await this.pointSampleTriggers(queryRunner, 'sample_doi_after_insert', 'sample_doi_after_update');
-    await queryRunner.query('DROP FUNCTION sample_doi_follow_updates()');
-    await queryRunner.query('DROP FUNCTION sample_doi_follow_inserts()');
+    await queryRunner.query('DROP FUNCTION sample_doi_follow_samples()');
     await queryRunner.query(`
       CREATE OR REPLACE FUNCTION sample_doi_touch(ids bigint[]) RETURNS void LANGUAGE sql AS $$
         UPDATE sample_doi
            SET version = version + 1, error = NULL, attempts = 0, next_attempt_at = now(), updated_at = now()
          WHERE sample_id = ANY(ids)
       $$`);
-    await queryRunner.query('DROP FUNCTION sample_doi_public(varchar, boolean, timestamptz)');
+    await queryRunner.query('DROP FUNCTION sample_doi_embargo(varchar, boolean, timestamptz, timestamptz)');
+    await queryRunner.query('DROP FUNCTION sample_doi_public(varchar, boolean, timestamptz, timestamptz)');
     for (const column of SAMPLE_AGENT_COLUMNS) await queryRunner.query(`DROP INDEX idx_sample_${column}`);
   }
 
-  private async pointSampleTriggers(queryRunner: QueryRunner, onInsert: string, onUpdate: string): Promise<void> {
+  /** `changed` names the inserted or updated rows (the previous functions expect their own names). */
+  private async pointSampleTriggers(
+    queryRunner: QueryRunner,
+    onInsert: string,
+    onUpdate: string,
+    changed?: string,
+  ): Promise<void> {
     await queryRunner.query('DROP TRIGGER sample_doi_insert ON sample');
     await queryRunner.query('DROP TRIGGER sample_doi_update ON sample');
     await queryRunner.query(`
       CREATE TRIGGER sample_doi_insert AFTER INSERT ON sample
-        REFERENCING NEW TABLE AS inserted_samples
+        REFERENCING NEW TABLE AS ${changed ?? 'inserted_samples'}
         FOR EACH STATEMENT EXECUTE FUNCTION ${onInsert}()`);
     await queryRunner.query(`
       CREATE TRIGGER sample_doi_update AFTER UPDATE ON sample
-        REFERENCING OLD TABLE AS previous_samples NEW TABLE AS updated_samples
+        REFERENCING OLD TABLE AS previous_samples NEW TABLE AS ${changed ?? 'updated_samples'}
         FOR EACH STATEMENT EXECUTE FUNCTION ${onUpdate}()`);
   }
 }

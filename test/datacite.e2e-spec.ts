@@ -380,14 +380,13 @@ describe('DataCite DOI registration', () => {
     };
     const start = await versions(published, draft, unrelated);
 
+    const patch = (path: string, edit: Record<string, string>) =>
+      http().patch(path).set(staff.auth).send(edit).expect(200);
+
     // Columns no DataCite record carries: nothing is due.
-    await http()
-      .patch(`/api/individuals/${ids.individual}/`)
-      .set(staff.auth)
-      .send({ email: 'ada@example.org' })
-      .expect(200);
-    await http().patch(`/api/institutions/${ids.institution}/`).set(staff.auth).send({ city: 'Paris' }).expect(200);
-    await http().patch(`/api/archives/${ids.archive}/`).set(staff.auth).send({ description: 'Cold store' }).expect(200);
+    await patch(`/api/individuals/${ids.individual}/`, { email: 'ada@example.org' });
+    await patch(`/api/institutions/${ids.institution}/`, { city: 'Paris' });
+    await patch(`/api/archives/${ids.archive}/`, { description: 'Cold store' });
     expect(await versions(published, draft, unrelated)).toEqual(start);
 
     // Each edit of what the record carries makes the published sample due in the same request,
@@ -400,29 +399,13 @@ describe('DataCite DOI registration', () => {
       expect(now[unrelated.igsn]).toBe(start[unrelated.igsn]);
       previous = now[published.igsn];
     };
-    await http()
-      .patch(`/api/individuals/${ids.individual}/`)
-      .set(staff.auth)
-      .send({ lname: `Byron${tag}` })
-      .expect(200);
+    await patch(`/api/individuals/${ids.individual}/`, { lname: `Byron${tag}` });
     await dueAgain();
-    await http()
-      .patch(`/api/institutions/${ids.institution}/`)
-      .set(staff.auth)
-      .send({ label: `College ${tag}` })
-      .expect(200);
+    await patch(`/api/institutions/${ids.institution}/`, { label: `College ${tag}` });
     await dueAgain();
-    await http()
-      .patch(`/api/archives/${ids.archive}/`)
-      .set(staff.auth)
-      .send({ label: `Vault ${tag}` })
-      .expect(200);
+    await patch(`/api/archives/${ids.archive}/`, { label: `Vault ${tag}` });
     await dueAgain();
-    await http()
-      .patch(`/api/platforms/${ids.platform}/`)
-      .set(staff.auth)
-      .send({ label: `Boat ${tag}` })
-      .expect(200);
+    await patch(`/api/platforms/${ids.platform}/`, { label: `Boat ${tag}` });
     await dueAgain();
     // Written directly: the trigger follows the table, whoever writes it.
     await app
@@ -489,6 +472,18 @@ describe('DataCite DOI registration', () => {
     await eventually(() => expect(hasPart(second.igsn)).toEqual([]));
   }, 45_000);
 
+  it('takes a sample published now as public now: no embargo left for the sweep, its parent due at once', async () => {
+    const parent = await register({ name: 'Parent four' });
+    const before = await versions(parent);
+    // publish_date is taken in the request, after the transaction began: not an embargo.
+    const child = await register({ name: 'Child four', parent_sample: parent.igsn });
+    const [row]: { embargo_until: Date | null }[] = await app
+      .get(DataSource)
+      .query('SELECT embargo_until FROM sample_doi WHERE sample_id = $1', [child.id]);
+    expect(row.embargo_until).toBeNull();
+    expect(BigInt((await versions(parent))[parent.igsn]!)).toBeGreaterThan(BigInt(before[parent.igsn]!));
+  });
+
   it('sends the parent of a child edited after its embargo ended but before the sweep released it', async () => {
     const parent = await register({ name: 'Parent three' });
     const child = await register({ name: 'Child three', parent_sample: parent.igsn });
@@ -500,8 +495,7 @@ describe('DataCite DOI registration', () => {
         .version as string;
     try {
       await client.query('BEGIN');
-      // Released: the state once the sweep has seen the child (a new sample's publish_date is a
-      // moment after its transaction began, so the outbox records it as an embargo for that moment).
+      // Released, as the outbox stands once any embargo the child had is over and seen by the sweep.
       await client.query('UPDATE sample_doi SET embargo_until = NULL WHERE sample_id = $1', [child.id]);
       const start = await parentVersion();
       // An edit of a public child that stays where it was changes nothing in the parent's record.
