@@ -36,6 +36,7 @@ async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 15_000): P
 }
 
 interface SampleJson {
+  id: number;
   igsn: string;
   object_type_path: string;
   created_at: string;
@@ -332,6 +333,204 @@ describe('DataCite DOI registration', () => {
     }, 30_000);
     expect(Math.max(maxBefore, fake.maxInFlight)).toBeLessThanOrEqual(3);
   }, 45_000);
+
+  /** The outbox versions of these samples: a version that moves means the sample is due again. */
+  const versions = async (...samples: SampleJson[]) => {
+    const rows: { sample_id: string; version: string }[] = await app
+      .get(DataSource)
+      .query('SELECT sample_id, version FROM sample_doi WHERE sample_id = ANY($1::bigint[])', [
+        samples.map((sample) => sample.id),
+      ]);
+    return Object.fromEntries(
+      samples.map((sample) => [sample.igsn, rows.find((row) => Number(row.sample_id) === sample.id)?.version]),
+    );
+  };
+  const latest = (igsn: string) => fake.requestsFor(igsn).at(-1)?.attributes;
+  /** The HasPart children of the latest record DataCite received for `igsn`. */
+  const hasPart = (igsn: string) =>
+    ((latest(igsn)?.relatedIdentifiers ?? []) as { relatedIdentifier: string; relationType: string }[])
+      .filter((related) => related.relationType === 'HasPart')
+      .map((related) => related.relatedIdentifier);
+
+  it('sends again the samples an agent edit changes, only for what their records carry', async () => {
+    const tag = randomUUID().slice(0, 6).toUpperCase();
+    const agents = {
+      collectors: [
+        {
+          individual: { label: `Ada Lovelace${tag}`, fname: 'Ada', lname: `Lovelace${tag}` },
+          institution: { label: `Institute ${tag}` },
+        },
+      ],
+      platform: { label: `Ship ${tag}`, platform_type: 'Boat' },
+      launch_platform: { label: `Launcher ${tag}` },
+      current_archive: { label: `Archive ${tag}` },
+    };
+    const published = await register(agents);
+    const draft = await register({ ...agents, is_draft: true });
+    const unrelated = await register();
+    await doiState(published.igsn, 'findable');
+    await doiState(unrelated.igsn, 'findable');
+    const full = (await http().get(`/api/samples/${published.igsn}/`).set(owner.auth).expect(200)).body.data;
+    const ids = {
+      individual: full.collectors[0].individual.id as number,
+      institution: full.collectors[0].institution.id as number,
+      platform: full.platform.id as number,
+      launchPlatform: full.launch_platform.id as number,
+      archive: full.current_archive.id as number,
+    };
+    const start = await versions(published, draft, unrelated);
+
+    const patch = (path: string, edit: Record<string, string>) =>
+      http().patch(path).set(staff.auth).send(edit).expect(200);
+
+    // Columns no DataCite record carries: nothing is due.
+    await patch(`/api/individuals/${ids.individual}/`, { email: 'ada@example.org' });
+    await patch(`/api/institutions/${ids.institution}/`, { city: 'Paris' });
+    await patch(`/api/archives/${ids.archive}/`, { description: 'Cold store' });
+    expect(await versions(published, draft, unrelated)).toEqual(start);
+
+    // Each edit of what the record carries makes the published sample due in the same request,
+    // whatever the table; the draft (DataCite has none of it) and the unrelated sample stay as they were.
+    let previous = start[published.igsn];
+    const dueAgain = async () => {
+      const now = await versions(published, draft, unrelated);
+      expect(BigInt(now[published.igsn]!)).toBeGreaterThan(BigInt(previous!));
+      expect(now[draft.igsn]).toBe(start[draft.igsn]);
+      expect(now[unrelated.igsn]).toBe(start[unrelated.igsn]);
+      previous = now[published.igsn];
+    };
+    await patch(`/api/individuals/${ids.individual}/`, { lname: `Byron${tag}` });
+    await dueAgain();
+    await patch(`/api/institutions/${ids.institution}/`, { label: `College ${tag}` });
+    await dueAgain();
+    await patch(`/api/archives/${ids.archive}/`, { label: `Vault ${tag}` });
+    await dueAgain();
+    await patch(`/api/platforms/${ids.platform}/`, { label: `Boat ${tag}` });
+    await dueAgain();
+    // Written directly: the trigger follows the table, whoever writes it.
+    await app
+      .get(DataSource)
+      .query('UPDATE launch_platform SET label = $1 WHERE id = $2', [`Rocket ${tag}`, ids.launchPlatform]);
+    await dueAgain();
+
+    await eventually(() => {
+      const record = latest(published.igsn);
+      expect(record?.creators).toEqual([
+        expect.objectContaining({ name: `Byron${tag}, Ada`, affiliation: [{ name: `College ${tag}` }] }),
+      ]);
+      expect(record?.contributors).toEqual([
+        { name: `Vault ${tag}`, nameType: 'Organizational', contributorType: 'HostingInstitution' },
+      ]);
+      expect(record?.descriptions).toEqual(
+        expect.arrayContaining([
+          { description: `Platform: Boat ${tag} (Boat)`, descriptionType: 'Other' },
+          { description: `Launch platform: Rocket ${tag}`, descriptionType: 'Other' },
+        ]),
+      );
+    });
+    expect(fake.requestsFor(draft.igsn)).toEqual([]);
+  }, 30_000);
+
+  it('sends a parent again when a child starts or stops being public under it, also when an embargo ends', async () => {
+    const first = await register({ name: 'Parent one' });
+    const second = await register({ name: 'Parent two' });
+    await doiState(first.igsn, 'findable');
+    await doiState(second.igsn, 'findable');
+    const start = await versions(first);
+
+    // Neither an embargoed nor a draft child changes the parent's record yet.
+    const until = new Date(Date.now() + 3000).toISOString();
+    const child = await register({ name: 'Embargoed child', parent_sample: first.igsn, publish_date: until });
+    await register({ name: 'Draft child', parent_sample: first.igsn, is_draft: true });
+    expect(await versions(first)).toEqual(start);
+
+    // The sweep that publishes the child sends the parent too, now listing it.
+    await eventually(() => expect(hasPart(first.igsn)).toEqual([child.igsn]), 20_000);
+    expect(fake.requestsFor(first.igsn).at(-1)!.at).toBeGreaterThanOrEqual(Date.parse(until));
+
+    // Moved while public: both parents.
+    await http().patch(`/api/samples/${child.igsn}/`).set(owner.auth).send({ parent_sample: second.igsn }).expect(200);
+    await eventually(() => {
+      expect(hasPart(first.igsn)).toEqual([]);
+      expect(hasPart(second.igsn)).toEqual([child.igsn]);
+    });
+
+    // Embargoed again, then public again, then deactivated.
+    await http()
+      .patch(`/api/samples/${child.igsn}/`)
+      .set(owner.auth)
+      .send({ publish_date: '2099-01-01T00:00:00Z' })
+      .expect(200);
+    await eventually(() => expect(hasPart(second.igsn)).toEqual([]));
+    await http()
+      .patch(`/api/samples/${child.igsn}/`)
+      .set(owner.auth)
+      .send({ publish_date: new Date(Date.now() - 60_000).toISOString() })
+      .expect(200);
+    await eventually(() => expect(hasPart(second.igsn)).toEqual([child.igsn]));
+    await http().post(`/api/samples/${child.igsn}/deactivate/`).set(owner.auth).send({ reason: 'other' }).expect(200);
+    await eventually(() => expect(hasPart(second.igsn)).toEqual([]));
+  }, 45_000);
+
+  it('takes a sample published now as public now: no embargo left for the sweep, its parent due at once', async () => {
+    const parent = await register({ name: 'Parent four' });
+    const before = await versions(parent);
+    // publish_date is taken in the request, after the transaction began: not an embargo.
+    const child = await register({ name: 'Child four', parent_sample: parent.igsn });
+    const [row]: { embargo_until: Date | null }[] = await app
+      .get(DataSource)
+      .query('SELECT embargo_until FROM sample_doi WHERE sample_id = $1', [child.id]);
+    expect(row.embargo_until).toBeNull();
+    expect(BigInt((await versions(parent))[parent.igsn]!)).toBeGreaterThan(BigInt(before[parent.igsn]!));
+  });
+
+  it('sends the parent of a child edited after its embargo ended but before the sweep released it', async () => {
+    const parent = await register({ name: 'Parent three' });
+    const child = await register({ name: 'Child three', parent_sample: parent.igsn });
+    await doiState(child.igsn, 'findable');
+    const client = new Client({ connectionString: config.database.url });
+    await client.connect();
+    const parentVersion = async () =>
+      (await client.query('SELECT version FROM sample_doi WHERE sample_id = $1', [parent.id])).rows[0]
+        .version as string;
+    try {
+      await client.query('BEGIN');
+      // Released, as the outbox stands once any embargo the child had is over and seen by the sweep.
+      await client.query('UPDATE sample_doi SET embargo_until = NULL WHERE sample_id = $1', [child.id]);
+      const start = await parentVersion();
+      // An edit of a public child that stays where it was changes nothing in the parent's record.
+      await client.query("UPDATE sample SET name = 'Child three, renamed' WHERE id = $1", [child.id]);
+      expect(await parentVersion()).toBe(start);
+      // The outbox as it stands between an embargo's end and the sweep: the embargo still recorded.
+      await client.query("UPDATE sample_doi SET embargo_until = now() - interval '1 second' WHERE sample_id = $1", [
+        child.id,
+      ]);
+      await client.query("UPDATE sample SET name = 'Child three, again' WHERE id = $1", [child.id]);
+      expect(BigInt(await parentVersion())).toBeGreaterThan(BigInt(start));
+    } finally {
+      await client.query('ROLLBACK');
+      await client.end();
+    }
+  });
+
+  it('gives every public address of a sample from PUBLIC_URL, whatever Host the request names', async () => {
+    const sample = await register();
+    const suffix = sample.igsn.split('/')[1];
+    const address = `${PUBLIC_URL}/samples/${suffix}`;
+    const host = 'mirror.example:8443';
+    await doiState(sample.igsn, 'findable');
+    expect(latest(sample.igsn)?.url).toBe(address);
+
+    const page = (await http().get(`/samples/${suffix}`).set('Host', host).expect(200)).text;
+    expect(page).toContain(`<link rel="canonical" href="${address}">`);
+    const embedded = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(page)![1]);
+    expect(embedded.url).toBe(address);
+    const jsonLd = await http().get(`/api/samples/${suffix}/?format=jsonld`).set('Host', host).expect(200);
+    expect(JSON.parse(jsonLd.text).url).toBe(address);
+    const sitemap = (await http().get('/sitemap.xml').set('Host', host).expect(200)).text;
+    expect(sitemap).toContain(`<loc>${address}</loc>`);
+    expect(sitemap).not.toContain(host);
+  });
 
   it('says "disabled" and refuses re-sending when DataCite is not configured', async () => {
     const plain = await createTestApp({ config: testConfig({ DATABASE_URL: config.database.url }) });

@@ -107,6 +107,22 @@ describe('public landing pages and sitemap', () => {
     expect(embedded.name).toBe(`Pillow basalt ${evil}`);
   });
 
+  it('without PUBLIC_URL, gives every public address from the host the request came to', async () => {
+    const suffix = suffixOf(sample.igsn);
+    const host = 'mirror.example:8443';
+    const address = `http://${host}/samples/${suffix}`;
+    // X-Forwarded-* counts only behind a trusted proxy (TRUST_PROXY), which this app is not.
+    const get = (path: string) => http().get(path).set('Host', host).set('X-Forwarded-Host', 'spoofed.example');
+    const page = (await get(`/samples/${suffix}`).expect(200)).text;
+    expect(page).toContain(`<link rel="canonical" href="${address}">`);
+    const embedded = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(page)![1]);
+    expect(embedded.url).toBe(address);
+    expect(JSON.parse((await get(`/api/samples/${suffix}/?format=jsonld`).expect(200)).text).url).toBe(address);
+    const sitemap = (await get('/sitemap.xml').expect(200)).text;
+    expect(sitemap).toContain(`<loc>${address}</loc>`);
+    expect(sitemap).not.toContain('spoofed.example');
+  });
+
   it('answers a 404 page for drafts, embargoed and unknown samples and a 410 page for deactivated ones', async () => {
     const draft = await register({ name: 'Draft core', is_draft: true });
     const embargoed = await register({ name: 'Embargoed core', publish_date: '2099-01-01T00:00:00Z' });

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../core/clock';
 import { AppConfig, DataCiteConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
+import { publicBaseUrl } from '../../core/http/public-address';
 import { dataCiteAttributes } from '../metadata-formats/datacite.mapping';
 import { REGISTRY_PUBLISHER, sampleLandingUrl } from '../metadata-formats/metadata-options';
 import { IgsnService } from '../samples/igsn.service';
@@ -127,7 +128,8 @@ export class DoiDeliveryService {
   private async send(row: SampleRow, isPublic: boolean, children: string[]): Promise<DeliveryOutcome> {
     const sample = this.mapper.toDto(row, false);
     const attributes = dataCiteAttributes(sample, { publisher: REGISTRY_PUBLISHER }, { children });
-    const url = sampleLandingUrl(this.config.publicUrl ?? '', sample.igsn);
+    // No request here: PUBLIC_URL only (registration does not start without it).
+    const url = sampleLandingUrl(publicBaseUrl(this.config.publicUrl), sample.igsn);
     return this.client!.putDoi(doiDocument(attributes, url, isPublic ? 'publish' : 'hide'));
   }
 

@@ -98,16 +98,15 @@ export class SampleDoiRepository {
     );
   }
 
-  /** Embargoes that have ended make their samples due (they may now be published at DataCite). */
+  /**
+   * Embargoes that have ended make their samples due (they may now be published at DataCite), and
+   * their parents, whose records list public children (sample_doi_release_ended_embargoes).
+   */
   async releaseEndedEmbargoes(): Promise<number> {
-    const rows = await this.updateReturning(
-      `UPDATE sample_doi
-          SET version = version + 1, embargo_until = NULL, next_attempt_at = now(), attempts = 0, error = NULL,
-              updated_at = now()
-        WHERE embargo_until <= now()
-      RETURNING sample_id`,
+    const [row]: { released: number }[] = await this.dataSource.query(
+      'SELECT sample_doi_release_ended_embargoes() AS released',
     );
-    return rows.length;
+    return row.released;
   }
 
   /** Makes one sample due now, whatever its state; false when it has no row. */

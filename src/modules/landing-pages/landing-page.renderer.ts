@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { dataCiteAttributes } from '../metadata-formats/datacite.mapping';
-import { MetadataFormatOptions } from '../metadata-formats/metadata-options';
+import { MetadataFormatOptions, sampleLandingPath, sampleLandingUrl } from '../metadata-formats/metadata-options';
 import { collectionPeriod, collectorParties, countryName, doiUrl, present } from '../metadata-formats/sample-metadata';
 import { SAMPLE_FORMATS, SAMPLE_MEDIA_TYPES, SampleFormat } from '../metadata-formats/sample-formats';
 import { toSchemaOrgJsonLd } from '../metadata-formats/schema-org.serializer';
@@ -94,11 +94,6 @@ ${body}
 `;
 }
 
-/** `/samples/{suffix}`: where a sample's landing page lives (relative). */
-export function landingPath(igsn: string): string {
-  return `/samples/${encodeURIComponent(igsn.split('/').pop() ?? igsn)}`;
-}
-
 function link(href: string, label: string): string {
   return `<a href="${text(href)}">${text(label)}</a>`;
 }
@@ -148,7 +143,7 @@ export function renderLandingPage(input: LandingPageInput): string {
   const { sample, children, baseUrl, metadata } = input;
   const collectors = collectorParties(sample).map((party) => party.displayName);
   const materials = [sample.general_material_type, ...sample.material_types].map(present).filter(Boolean) as string[];
-  const canonical = `${baseUrl}${landingPath(sample.igsn)}`;
+  const canonical = sampleLandingUrl(baseUrl, sample.igsn);
   const apiPath = `/api/samples/${encodeURIComponent(sample.igsn.split('/').pop() ?? sample.igsn)}/`;
 
   const related = sample.related_resources.map((resource) => {
@@ -176,13 +171,13 @@ export function renderLandingPage(input: LandingPageInput): string {
 
   const hierarchy = [
     sample.parent_sample
-      ? `<p>Part of: ${link(landingPath(sample.parent_sample), sample.parent_sample)}</p>`
+      ? `<p>Part of: ${link(sampleLandingPath(sample.parent_sample), sample.parent_sample)}</p>`
       : present(sample.external_parent_name)
         ? `<p>Part of: ${text(sample.external_parent_name as string)}</p>`
         : '',
     children.length
       ? `<h3>Subsamples (${children.length})</h3><ul>${children
-          .map((child) => `<li>${link(landingPath(child.igsn), child.igsn)} — ${text(child.name)}</li>`)
+          .map((child) => `<li>${link(sampleLandingPath(child.igsn), child.igsn)} — ${text(child.name)}</li>`)
           .join('')}</ul>`
       : '',
   ].join('');

@@ -5,6 +5,7 @@ import { Public } from '../../core/auth/public.decorator';
 import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
 import { PUBLIC_PAGES_MOUNT } from '../../core/http/configure-http-app';
+import { publicBaseUrl } from '../../core/http/public-address';
 import { REGISTRY_PUBLISHER } from '../metadata-formats/metadata-options';
 import { LANDING_PAGE_CSP, renderGonePage, renderLandingPage } from './landing-page.renderer';
 import { LandingPagesService } from './landing-pages.service';
@@ -25,7 +26,7 @@ export class LandingPagesController {
   ) {}
 
   private baseUrl(req: Request): string {
-    return this.config.publicUrl ?? `${req.protocol}://${req.host}`;
+    return publicBaseUrl(this.config.publicUrl, req);
   }
 
   /** `/samples/{igsn}` (DOI form, suffix, any case): the page of a public sample; 404/410 pages otherwise. */

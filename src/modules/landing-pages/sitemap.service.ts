@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../core/clock';
+import { sampleLandingUrl } from '../metadata-formats/metadata-options';
 import { escapeXmlText } from '../metadata-formats/xml-writer';
 import { IgsnService } from '../samples/igsn.service';
 import { SampleAccessPolicy } from '../samples/sample-access.policy';
 import { SampleRepository, SitemapEntry } from '../samples/sample.repository';
-import { landingPath } from './landing-page.renderer';
 
 const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 /** The sitemap protocol's limit of URLs per file. */
@@ -52,7 +52,7 @@ export class SitemapService {
   private urlset(entries: SitemapEntry[], baseUrl: string): string {
     const lines = entries.map(
       (entry) =>
-        `  <url><loc>${escapeXmlText(`${baseUrl}${landingPath(this.igsn.toDoi(entry.igsn))}`)}</loc>` +
+        `  <url><loc>${escapeXmlText(sampleLandingUrl(baseUrl, entry.igsn))}</loc>` +
         `<lastmod>${entry.updatedAt.toISOString().slice(0, 10)}</lastmod></url>`,
     );
     return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="${SITEMAP_NAMESPACE}">\n${lines.join('\n')}\n</urlset>\n`;

@@ -30,9 +30,12 @@ import {
 import type { Request, Response } from 'express';
 import { AuthenticatedUser, CurrentUser } from '../../core/auth/authenticated-user';
 import { Public } from '../../core/auth/public.decorator';
+import { AppConfig } from '../../core/config/app-config';
+import { InjectAppConfig } from '../../core/config/app-config.token';
 import { ApiError } from '../../core/http/api-error';
 import { ErrorBody } from '../../core/http/error-body';
 import { ApiPageQuery, paginate, parsePageRequest } from '../../core/http/pagination';
+import { publicBaseUrl } from '../../core/http/public-address';
 import { REGISTRY_PUBLISHER } from '../metadata-formats/metadata-options';
 import { negotiateSampleFormat, renderSample } from '../metadata-formats/sample-formats';
 import { ApiSampleRepresentations } from '../metadata-formats/sample-formats.openapi';
@@ -73,7 +76,10 @@ const TEXT_FILTER = { type: 'string', maxLength: 255 } as const;
 @ApiTags('samples')
 @Controller('samples')
 export class SamplesController {
-  constructor(private readonly samples: SamplesService) {}
+  constructor(
+    private readonly samples: SamplesService,
+    @InjectAppConfig() private readonly config: AppConfig,
+  ) {}
 
   @Public()
   @AnonymousReadLimit()
@@ -172,7 +178,7 @@ export class SamplesController {
     const sample = await this.samples.fetch(igsnOf(params), user);
     const rendered = renderSample(sample, format, {
       publisher: REGISTRY_PUBLISHER,
-      baseUrl: `${req.protocol}://${req.host}`,
+      baseUrl: publicBaseUrl(this.config.publicUrl, req),
     });
     res.setHeader('Content-Type', rendered.contentType);
     if (rendered.filename) res.setHeader('Content-Disposition', `attachment; filename="${rendered.filename}"`);
