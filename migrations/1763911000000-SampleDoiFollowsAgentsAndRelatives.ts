@@ -38,7 +38,7 @@ const changedAgents = (table: string) => {
 };
 
 /**
- * DataCite records that stay true (issue 17).
+ * DataCite records that stay true (after issue 13 added agent PATCH).
  *
  * 1. Agent edits: PATCH of an individual, institution, archive, platform or launch platform (and
  *    the blanks create-or-match fills in) changes the DataCite record of every sample naming it. A
