@@ -11,6 +11,7 @@
  */
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -41,6 +42,11 @@ const PREFILLED_BATCH = Number(process.env.BENCH_BATCH_PREFILLED_SIZE ?? 50_000)
 const SEARCH_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
 /** Reuse the prefilled template database if it exists (BENCH_REUSE=0 rebuilds it). */
 const REUSE = (process.env.BENCH_REUSE ?? '1') !== '0';
+/**
+ * BENCH_BATCH_EMPTY_ONLY=1: only the empty-table phase, results.md left alone — for iterating on
+ * the worker (with BENCH_WORKER_NODE_ARGS="--cpu-prof …" and the worker CPU seconds it prints).
+ */
+const EMPTY_ONLY = process.env.BENCH_BATCH_EMPTY_ONLY === '1';
 
 const TIME_TARGET_S: Record<number, number> = { 50000: 10 };
 const RSS_TARGET_MB = 300;
@@ -178,7 +184,16 @@ interface BatchRun {
   acceptedMs: number;
   seconds: number;
   peakRssMb: number;
+  /** The worker's CPU time (user + system) from upload to completion: less sensitive to other load than wall time. */
+  workerCpuS: number;
   samples: number;
+}
+
+/** User + system CPU seconds of a process so far (/proc/<pid>/stat, clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** A running API and worker on one database, with a developer token of the bench user. */
@@ -239,6 +254,7 @@ async function runBatch(stack: Stack, rows: number, tag: string, tableBefore: nu
   const form = new FormData();
   form.append('file', new Blob([file]), `${tag}.xlsx`);
   stack.worker.resetPeak();
+  const cpuBefore = cpuSeconds(stack.worker.pid);
   const started = performance.now();
   const response = await fetch(`${stack.api.baseUrl}/api/batches/upload/`, {
     method: 'POST',
@@ -270,11 +286,12 @@ async function runBatch(stack: Stack, rows: number, tag: string, tableBefore: nu
     acceptedMs,
     seconds,
     peakRssMb: stack.worker.memory('VmHWM') / 1024 / 1024,
+    workerCpuS: cpuSeconds(stack.worker.pid) - cpuBefore,
     samples: job.result?.sample_count ?? 0,
   };
   log(
     `  ${formatNumber(rows)} rows into ${formatNumber(tableBefore)}: ${seconds.toFixed(1)} s, ` +
-      `worker peak RSS ${run.peakRssMb.toFixed(0)} MB`,
+      `worker peak RSS ${run.peakRssMb.toFixed(0)} MB, worker CPU ${run.workerCpuS.toFixed(1)} s`,
   );
   return run;
 }
@@ -342,6 +359,7 @@ async function main(): Promise<void> {
     } finally {
       await empty.stop();
     }
+    if (EMPTY_ONLY) return;
 
     log(`\nSample table of ${formatNumber(PREFILL)} (${prefilledUrl.split('/').pop()})`);
     await dropDatabase(prefilledUrl);
@@ -383,6 +401,7 @@ async function main(): Promise<void> {
       'met',
       'worker peak RSS',
       `≤ ${RSS_TARGET_MB} MB`,
+      'worker CPU',
       'samples',
     ],
     [...runs, underLoad].map((run, index) => {
@@ -398,6 +417,7 @@ async function main(): Promise<void> {
         target && !loaded ? verdict(run.seconds <= target) : '—',
         `${formatNumber(run.peakRssMb)} MB`,
         verdict(run.peakRssMb <= RSS_TARGET_MB),
+        `${formatNumber(run.workerCpuS, 1)} s`,
         formatNumber(run.samples),
       ];
     }),

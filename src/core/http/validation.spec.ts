@@ -1,5 +1,7 @@
-import { ValidationError } from 'class-validator';
-import { flattenValidationErrors } from './validation';
+import { IsInt, IsString, ValidationError, getMetadataStorage } from 'class-validator';
+import { ApiError } from './api-error';
+import { flattenValidationErrors, validateBuiltBody } from './validation';
+import { memoizeValidationMetadata } from './validation-metadata-cache';
 
 function node(
   property: string,
@@ -27,5 +29,31 @@ describe('flattenValidationErrors', () => {
       'collectors.0.individual.label': ['too long'],
       color: ['This field is not allowed.'],
     });
+  });
+});
+
+describe('memoizeValidationMetadata', () => {
+  it('answers lookups from memory, and forgets them when a rule is added', async () => {
+    memoizeValidationMetadata();
+    class Probe {
+      @IsString()
+      label: unknown;
+    }
+    const storage = getMetadataStorage();
+    const first = storage.getTargetValidationMetadatas(Probe, '', false, false);
+    expect(storage.getTargetValidationMetadatas(Probe, '', false, false)).toBe(first);
+    expect(storage.groupByPropertyName(first)).toBe(storage.groupByPropertyName(first));
+    expect(
+      await validateBuiltBody(Probe, { label: 'x', extra: 1 }).catch((error: ApiError) => error.getResponse()),
+    ).toEqual({
+      message: 'Validation failed: extra.',
+      errors: { extra: ['This field is not allowed.'] },
+    });
+
+    IsInt()(Probe.prototype, 'extra'); // a rule registered later must be seen
+    expect(storage.getTargetValidationMetadatas(Probe, '', false, false)).toHaveLength(first.length + 1);
+    expect(await validateBuiltBody(Probe, { label: 'x', extra: 1 })).toEqual(
+      Object.assign(new Probe(), { label: 'x', extra: 1 }),
+    );
   });
 });

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { Clock } from '../../core/clock';
 import { ApiError } from '../../core/http/api-error';
-import { createValidationPipe } from '../../core/http/validation';
+import { validateBuiltBody } from '../../core/http/validation';
 import { AccountsService } from '../accounts/accounts.service';
 import { BackgroundJobsService, JobCancelledError } from '../background-jobs/background-jobs.service';
 import { boundJobMessage } from '../background-jobs/job-message';
@@ -22,7 +22,7 @@ import { ResolvedWrite, SamplesService } from '../samples/samples.service';
 import { BatchHistory } from './batch-history.entity';
 import { BatchHistoryRepository } from './batch-history.repository';
 import { BatchParentLinks } from './batch-parent-links';
-import { rowToSampleBody } from './batch-row.mapper';
+import { RowDefaults, rowToSampleBody } from './batch-row.mapper';
 import { SampleReferenceLookups } from '../samples/sample-references';
 import { BatchBudgets, BatchWorkbook, BatchWorkbookRefused, CellValue } from './batch-workbook';
 import { MAX_BATCH_ROWS } from './xlsx-inspection';
@@ -66,9 +66,16 @@ interface PreparedUpdate extends PreparedRow {
   sample: Sample;
 }
 
+/** A new sample's row checked without the database, waiting to be prepared. */
+interface CheckedNewRow {
+  dto: CreateSampleDto;
+  /** Its write once prepared (the parent link reads the IGSN from it). */
+  written: { write?: ResolvedWrite };
+}
+
 /**
  * The worker's batch registration: every row is checked with the same rules as POST
- * /api/samples/ (the validation pipe, then SamplesService.prepareNew with draft rules when
+ * /api/samples/ (the validation pipe's checks, then SamplesService.prepareNew with draft rules when
  * save_as_draft). All or nothing: one bad row fails the batch with an error report; otherwise all
  * samples are inserted in one transaction together with the job's completion, so a crash leaves
  * nothing half-written and a re-run after a crash completes exactly once.
@@ -76,7 +83,6 @@ interface PreparedUpdate extends PreparedRow {
 @Injectable()
 export class BatchRegistrationService {
   private readonly logger = new Logger(BatchRegistrationService.name);
-  private readonly pipe = createValidationPipe();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -233,60 +239,97 @@ export class BatchRegistrationService {
         created.count += chunk.length;
       };
 
-      let index = 0;
-      for await (const row of workbook.rows()) {
-        try {
-          const igsnCell = row.cells.get('igsn');
-          const current = igsnCell ? existing.get(this.igsn.parse(String(igsnCell)) ?? '') : undefined;
-          // A sample the uploader may not see is treated as if it did not exist (no existence leak).
-          if (current && this.policy.canView(current, caller, this.clock.now())) {
-            await this.prepareRowUpdate(
-              row.cells,
-              current,
-              caller,
-              manager,
-              refs,
-              rowOfName,
-              row.rowNumber,
-              updates,
-              parents,
-            );
-            continue;
+      // A row goes through two steps. Checking it needs no database (read, mapped, validated, name
+      // claimed); preparing it resolves its references and IGSN on the batch's connection. Rows are
+      // checked while the previous chunk is being inserted, then prepared in file order once that
+      // insert is done — never beside it, since the insert runs under a savepoint of the connection.
+      let checked: { rowNumber: number; prepare: () => Promise<void> }[] = [];
+      let inserting: Promise<void> | undefined;
+      const prepareChecked = async () => {
+        await inserting;
+        inserting = undefined;
+        const rows = checked;
+        checked = [];
+        for (const row of rows) {
+          try {
+            await row.prepare();
+          } catch (error) {
+            errorsByRow.set(row.rowNumber, describe(error));
           }
-          const body = rowToSampleBody(row.cells, defaults);
-          const dto = (await this.pipe.transform(body, { type: 'body', metatype: CreateSampleDto })) as CreateSampleDto;
-          this.claimName(dto.name, row.rowNumber, rowOfName);
-          const written: { write?: ResolvedWrite } = {};
-          parents.defer(row.rowNumber, dto, () => written.write?.columns.igsn);
-          const write = await this.samples.prepareNew(dto, caller, status, manager, {
-            references: refs,
-            mint: false,
-            checkSuppliedIgsn: false,
-          });
-          written.write = write;
-          const supplied = write.columns.igsn;
-          if (supplied && existing.has(supplied)) {
-            // Hidden, yet taken: only reachable inside a namespace the uploader may use.
-            throw ApiError.conflict('IGSN already registered.', {
-              igsn: [`${this.igsn.toDoi(supplied)} is already registered`],
-            });
-          }
-          if (supplied) {
-            const other = rowOfIgsn.get(supplied);
-            if (other !== undefined) {
-              throw ApiError.conflict('Duplicate IGSN.', { igsn: [`duplicates the IGSN in row ${other}`] });
-            }
-            rowOfIgsn.set(supplied, row.rowNumber);
-          }
-          if (!errorsByRow.size) pending.push({ rowNumber: row.rowNumber, write });
-        } catch (error) {
-          errorsByRow.set(row.rowNumber, describe(error));
-        } finally {
-          if (pending.length >= INSERT_CHUNK) await flush();
-          await this.checkpoint(jobId, attempt, ++index);
         }
+        if (pending.length < INSERT_CHUNK) return;
+        const insert = flush();
+        insert.catch(() => undefined); // awaited (and thrown) at the next step
+        inserting = insert;
+      };
+
+      let index = 0;
+      try {
+        for await (const row of workbook.rows()) {
+          try {
+            const igsnCell = row.cells.get('igsn');
+            const current = igsnCell ? existing.get(this.igsn.parse(String(igsnCell)) ?? '') : undefined;
+            // A sample the uploader may not see is treated as if it did not exist (no existence leak).
+            if (current && this.policy.canView(current, caller, this.clock.now())) {
+              // An update (rare: an edited export re-uploaded) is checked and prepared in its turn.
+              await prepareChecked();
+              await inserting;
+              inserting = undefined;
+              await this.prepareRowUpdate(
+                row.cells,
+                current,
+                caller,
+                manager,
+                refs,
+                rowOfName,
+                row.rowNumber,
+                updates,
+                parents,
+              );
+              continue;
+            }
+            const checkedRow = await this.checkNewRow(row.cells, defaults, rowOfName, row.rowNumber, parents);
+            checked.push({
+              rowNumber: row.rowNumber,
+              prepare: async () => {
+                const write = await this.samples.prepareNew(checkedRow.dto, caller, status, manager, {
+                  references: refs,
+                  mint: false,
+                  checkSuppliedIgsn: false,
+                });
+                checkedRow.written.write = write;
+                const supplied = write.columns.igsn;
+                if (supplied && existing.has(supplied)) {
+                  // Hidden, yet taken: only reachable inside a namespace the uploader may use.
+                  throw ApiError.conflict('IGSN already registered.', {
+                    igsn: [`${this.igsn.toDoi(supplied)} is already registered`],
+                  });
+                }
+                if (supplied) {
+                  const other = rowOfIgsn.get(supplied);
+                  if (other !== undefined) {
+                    throw ApiError.conflict('Duplicate IGSN.', { igsn: [`duplicates the IGSN in row ${other}`] });
+                  }
+                  rowOfIgsn.set(supplied, row.rowNumber);
+                }
+                if (!errorsByRow.size) pending.push({ rowNumber: row.rowNumber, write });
+              },
+            });
+          } catch (error) {
+            errorsByRow.set(row.rowNumber, describe(error));
+          } finally {
+            if (checked.length >= INSERT_CHUNK) await prepareChecked();
+            await this.checkpoint(jobId, attempt, ++index);
+          }
+        }
+        await prepareChecked();
+        await inserting;
+        inserting = undefined;
+        await flush();
+      } finally {
+        // Nothing may run on the connection after the transaction ends (a rollback on an error).
+        await inserting?.catch(() => undefined);
       }
-      await flush();
       const parentLinks = await parents.resolve(manager, caller, this.clock.now(), errorsByRow);
       if (errorsByRow.size) {
         throw new BatchRejected(
@@ -389,6 +432,21 @@ export class BatchRegistrationService {
     return new Map(found.map((sample) => [sample.igsn, sample]));
   }
 
+  /** A new sample's row, checked: its DTO, to be prepared once the connection is free. */
+  private async checkNewRow(
+    cells: Map<string, CellValue>,
+    defaults: RowDefaults,
+    rowOfName: Map<string, number>,
+    rowNumber: number,
+    parents: BatchParentLinks,
+  ): Promise<CheckedNewRow> {
+    const dto = await validateBuiltBody(CreateSampleDto, rowToSampleBody(cells, defaults));
+    this.claimName(dto.name, rowNumber, rowOfName);
+    const written: { write?: ResolvedWrite } = {};
+    parents.defer(rowNumber, dto, () => written.write?.columns.igsn);
+    return { dto, written };
+  }
+
   /**
    * A row whose IGSN exists updates that sample, with PATCH's rules: only if the uploader may edit
    * it; only the cells that are filled in change it (an empty cell leaves the value alone); the
@@ -415,7 +473,7 @@ export class BatchRegistrationService {
       throw ApiError.conflict('Duplicate IGSN.', { igsn: [`duplicates the IGSN in row ${earlier.rowNumber}`] });
     }
     const body = rowToSampleBody(cells, {});
-    const dto = (await this.pipe.transform(body, { type: 'body', metatype: UpdateSampleDto })) as UpdateSampleDto;
+    const dto = await validateBuiltBody(UpdateSampleDto, body);
     parents.defer(rowNumber, dto, () => sample.igsn);
     this.claimName(dto.name ?? sample.name, rowNumber, rowOfName);
     const write = await this.samples.prepareUpdate(sample, dto, caller, manager, { references: refs });

@@ -1,0 +1,85 @@
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import { createValidationPipe, validateBuiltBody } from '../../core/http/validation';
+import { passesValidation } from '../../core/http/validation-precheck';
+import { CreateSampleDto, UpdateSampleDto } from '../samples/dto/sample-write.dto';
+
+/**
+ * Batch rows are checked with validateBuiltBody, not the pipe of POST /api/samples/: both must
+ * give the same DTO for a good body and the same error body for a bad one.
+ */
+const pipe = createValidationPipe();
+
+type Outcome = { dto: unknown } | { status: number; body: unknown };
+
+async function outcome(check: () => Promise<unknown>): Promise<Outcome> {
+  try {
+    const dto = await check();
+    return { dto: { type: (dto as object).constructor.name, ...(dto as object) } };
+  } catch (error) {
+    const http = error as { getStatus(): number; getResponse(): unknown };
+    return { status: http.getStatus(), body: http.getResponse() };
+  }
+}
+
+const BODIES: Record<string, unknown>[] = [
+  { name: 'A-1', object_type: 'Core', registry_code: 'IEABC', latitude: 10.5, longitude: -20 },
+  {
+    name: '  padded  ',
+    object_type: 'Core',
+    other_names: ['x', 'y'],
+    collectors: [{ individual: { label: 'Marie Tharp' }, description: 'chief' }],
+    platform: { label: 'R/V Atlantis', platform_type: 'Ship' },
+    current_archive: { label: 'Lamont' },
+    related_resources: [{ uri: 'https://doi.org/10.1/x', description: 'paper' }],
+    sampling_start_date: '2024-03-15',
+    elevation: 12,
+    elevation_unit: 'meters',
+    id: 7, // read-only: ignored
+  },
+  { name: '', object_type: 'Core' },
+  { object_type: 'Core', latitude: 'north', longitude: 200 },
+  { name: 'B', object_type: 'Core', colour: 'red', sampling_start_date: '15/03/2024' },
+  { name: 'C', object_type: 'Core', collectors: [{ individual: { label: 'x'.repeat(300) } }, 'not an object'] },
+  { name: 'D', object_type: 'Core', related_resources: [{ uri: 'not a url' }], platform: { bogus: 1 } },
+  { name: 'E', object_type: 'Core', other_names: 'one; two', elevation_unit: 'furlongs' },
+  { name: 'F', object_type: 'Core', other_names: ['ok', 7], collectors: [null] },
+  { name: 'G', object_type: 'Core', collectors: [{ individual: { label: 'A', extra: 1 } }], related_resources: {} },
+  { name: 'H', object_type: 'Core', platform: 'R/V Atlantis', current_archive: null, latitude: null },
+  { name: 'I', object_type: 'Core', collectors: [], related_resources: [], other_names: [] },
+  { name: 'J', object_type: 7, registry_code: 'IEABCDEF', elevation: Infinity },
+  { name: 'K', object_type: 'Core', colour: 'red' },
+  { name: 'L', object_type: 'Core', collectors: [{ individual: { label: 'A', extra: 1 } }] },
+  { name: 'M', object_type: 'Core', other_names: ['a', ''], related_resources: [{ uri: 'ftp://x.org/a' }] },
+];
+
+describe('validateBuiltBody (batch rows) against the ValidationPipe', () => {
+  it.each(BODIES.map((body, index) => [index, body]))('body %i: same DTO or same error', async (_index, body) => {
+    for (const metatype of [CreateSampleDto, UpdateSampleDto]) {
+      const viaPipe = await outcome(() => pipe.transform(structuredClone(body), { type: 'body', metatype }));
+      const direct = await outcome(() => validateBuiltBody(metatype, structuredClone(body)));
+      expect(direct).toEqual(viaPipe);
+    }
+  });
+
+  it.each(BODIES.map((body, index) => [index, body]))(
+    'body %i: the precheck passes exactly what class-validator passes',
+    async (_index, body) => {
+      for (const metatype of [CreateSampleDto, UpdateSampleDto]) {
+        const dto = plainToInstance(metatype, structuredClone(body), { enableImplicitConversion: false });
+        const errors = await validate(dto, { forbidUnknownValues: false, whitelist: true, forbidNonWhitelisted: true });
+        expect(passesValidation(dto)).toBe(errors.length === 0);
+      }
+    },
+  );
+
+  it('refuses what the pipe refuses', async () => {
+    const refused = await outcome(() =>
+      validateBuiltBody(CreateSampleDto, { name: 'x', object_type: 'Core', colour: 1 }),
+    );
+    expect(refused).toEqual({
+      status: 400,
+      body: { message: 'Validation failed: colour.', errors: { colour: ['This field is not allowed.'] } },
+    });
+  });
+});
