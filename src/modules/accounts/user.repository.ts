@@ -29,8 +29,7 @@ export class UserRepository {
   /** The active account of this email (as citext compares it), with its password hash. */
   async findActiveWithPassword(email: string): Promise<(User & { passwordHash: string }) | null> {
     return this.dataSource
-      .getRepository(User)
-      .createQueryBuilder('user')
+      .createQueryBuilder(User, 'user')
       .addSelect('user.passwordHash')
       .where('user.email = :email AND user.is_active', { email })
       .getOne();

@@ -4,7 +4,7 @@ import { ApiError } from '../../core/http/api-error';
 /**
  * How people and organisations are told apart: an identifier decides (ORCID for individuals, ROR
  * for institutions); a name alone matches only an unambiguous record. The statements that apply it
- * are AgentIdentityRepository's.
+ * are AgentRepository's.
  */
 export interface AgentIdentifier {
   /** The table (a trusted constant). */

@@ -1,9 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, FindOptionsRelations } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { LabelledRowRepository } from '../vocabularies/common/labelled-row.repository';
 import { Archive } from './archive.entity';
+
+/** What an Archive read needs loaded. */
+const ARCHIVE_RELATIONS: FindOptionsRelations<Archive> = {
+  country: true,
+  parentInstitution: { country: true, parentInstitutions: true },
+};
 
 /**
  * Every SQL statement of `archive` (create-or-match, label checks and fill-ins go through
@@ -27,11 +33,6 @@ export class ArchiveRepository {
 
   /** Archives with what a read needs, in the order of `ids`. */
   async load(ids: number[], manager?: EntityManager): Promise<Archive[]> {
-    return this.labelled.loadInIdOrder(
-      Archive,
-      ids,
-      { country: true, parentInstitution: { country: true, parentInstitutions: true } },
-      manager,
-    );
+    return this.labelled.loadInIdOrder(Archive, ids, ARCHIVE_RELATIONS, manager);
   }
 }
