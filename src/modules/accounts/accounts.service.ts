@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { ApiError } from '../../core/http/api-error';
-import { Individual } from '../agents/individual.entity';
+import { IndividualRepository } from '../agents/individual.repository';
 import { emailKey } from './email-address';
 import { PasswordHasher } from './password-hasher';
 import { REGISTRY_CODE_PATTERN, RegistryCode } from './registry-code.entity';
+import { RegistryCodeRepository } from './registry-code.repository';
 import { TEAM_ROLES, Team, TeamMember, TeamRole } from './team.entity';
+import { TeamRepository } from './team.repository';
 import { User } from './user.entity';
+import { UserRepository } from './user.repository';
 
 export interface CreateUserInput {
   email: string;
@@ -49,11 +52,18 @@ function namespaceTaken(code: string, error: unknown): ApiError | undefined {
   );
 }
 
-/** Accounts, teams and registry codes: who exists, who belongs where, who owns which code. */
+/**
+ * Accounts, teams and registry codes: who exists, who belongs where, who owns which code (statements
+ * in UserRepository, TeamRepository and RegistryCodeRepository).
+ */
 @Injectable()
 export class AccountsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly users: UserRepository,
+    private readonly teams: TeamRepository,
+    private readonly registryCodes: RegistryCodeRepository,
+    private readonly individuals: IndividualRepository,
     private readonly passwords: PasswordHasher,
   ) {}
 
@@ -68,62 +78,52 @@ export class AccountsService {
     }
     const passwordHash = await this.passwords.hash(input.password);
     return this.dataSource.transaction(async (manager) => {
-      if (await manager.existsBy(User, { email })) {
+      if (await this.users.existsBy(manager, { email })) {
         throw ApiError.conflict(`A user with email ${email} already exists.`, { email: ['already exists'] });
       }
-      if (orcid && (await manager.existsBy(User, { orcid }))) {
+      if (orcid && (await this.users.existsBy(manager, { orcid }))) {
         throw ApiError.conflict(`A user with ORCID ${orcid} already exists.`, { orcid: ['already exists'] });
       }
       const name = input.name?.trim() || email.split('@')[0];
       const [fname, ...rest] = name.split(/\s+/);
-      const individual = await manager.save(
-        manager.create(Individual, {
-          label: name.slice(0, 200),
-          fname: rest.length ? fname.slice(0, 100) : null,
-          lname: rest.length ? rest.join(' ').slice(0, 100) : null,
-          email,
-          individualUri: orcid ? `https://orcid.org/${orcid}` : null,
-        }),
-      );
-      const user = await manager.save(
-        manager.create(User, {
-          email,
-          passwordHash,
-          individualId: individual.id,
-          orcid: orcid ?? null,
-          uploadPermissionStatus: input.uploadPermission ? 1 : 0,
-          isStaff: input.isStaff ?? false,
-          isAdmin: input.isAdmin ?? false,
-        }),
-      );
+      const individual = await this.individuals.insert(manager, {
+        label: name.slice(0, 200),
+        fname: rest.length ? fname.slice(0, 100) : null,
+        lname: rest.length ? rest.join(' ').slice(0, 100) : null,
+        email,
+        individualUri: orcid ? `https://orcid.org/${orcid}` : null,
+      });
+      const user = await this.users.insert(manager, {
+        email,
+        passwordHash,
+        individualId: individual.id,
+        orcid: orcid ?? null,
+        uploadPermissionStatus: input.uploadPermission ? 1 : 0,
+        isStaff: input.isStaff ?? false,
+        isAdmin: input.isAdmin ?? false,
+      });
       // The user's public identity is theirs to edit.
-      await manager.update(Individual, { id: individual.id }, { createdBy: user.id });
+      await this.individuals.update(manager, individual.id, { createdBy: user.id });
       return this.requireUser(user.id, manager);
     });
   }
 
   /** The account with its password hash, for login; undefined when unknown or inactive. */
   async findForLogin(email: string): Promise<(User & { passwordHash: string }) | undefined> {
-    const user = await this.dataSource
-      .getRepository(User)
-      .createQueryBuilder('user')
-      .addSelect('user.passwordHash')
-      .where('user.email = :email AND user.is_active', { email: email.trim() })
-      .getOne();
-    return sameAddress(user, email);
+    return sameAddress(await this.users.findActiveWithPassword(email.trim()), email);
   }
 
   /** The account of an email address, compared as emailKey says (login and connections agree). */
   async findByEmail(email: string): Promise<User | undefined> {
-    return sameAddress(await this.dataSource.getRepository(User).findOne({ where: { email: email.trim() } }), email);
+    return sameAddress(await this.users.findByEmail(email.trim()), email);
   }
 
   async findByOrcid(orcid: string): Promise<User | undefined> {
-    return (await this.dataSource.getRepository(User).findOne({ where: { orcid } })) ?? undefined;
+    return (await this.users.findByOrcid(orcid)) ?? undefined;
   }
 
-  async requireUser(id: number, manager: EntityManager = this.dataSource.manager): Promise<User> {
-    const user = await manager.findOne(User, { where: { id }, relations: { individual: true } });
+  async requireUser(id: number, manager?: EntityManager): Promise<User> {
+    const user = await this.users.findWithIndividual(id, manager);
     if (!user) throw ApiError.notFound('User not found.');
     return user;
   }
@@ -133,31 +133,23 @@ export class AccountsService {
    * batch). With `lock` (inside a transaction) the row is share-locked until it ends, so the
    * account cannot be deactivated before that work commits.
    */
-  async activeUser(
-    id: number,
-    manager: EntityManager = this.dataSource.manager,
-    options: { lock?: boolean } = {},
-  ): Promise<User | undefined> {
-    const user = await manager.findOne(User, {
-      where: { id, isActive: true },
-      ...(options.lock ? { lock: { mode: 'pessimistic_read' as const } } : {}),
-    });
-    return user ?? undefined;
+  async activeUser(id: number, manager?: EntityManager, options: { lock?: boolean } = {}): Promise<User | undefined> {
+    return (await this.users.findActive(id, manager, options.lock)) ?? undefined;
   }
 
   async createTeam(name: string): Promise<Team> {
     const trimmed = name.trim();
     if (!trimmed || trimmed.length > 100) throw ApiError.invalidField('name', 'must be 1-100 characters');
     return this.dataSource.transaction(async (manager) => {
-      if (await manager.existsBy(Team, { name: trimmed })) {
+      if (await this.teams.existsByName(manager, trimmed)) {
         throw ApiError.conflict(`A team named ${trimmed} already exists.`, { name: ['already exists'] });
       }
-      return manager.save(manager.create(Team, { name: trimmed }));
+      return this.teams.insert(manager, trimmed);
     });
   }
 
   async requireTeamByName(name: string): Promise<Team> {
-    const team = await this.dataSource.getRepository(Team).findOne({ where: { name: name.trim() } });
+    const team = await this.teams.findByName(name.trim());
     if (!team) throw ApiError.notFound(`No team named ${name}.`);
     return team;
   }
@@ -170,18 +162,12 @@ export class AccountsService {
     const team = await this.requireTeamByName(teamName);
     const user = await this.findByEmail(email);
     if (!user) throw ApiError.notFound(`No user with email ${email}.`);
-    await this.dataSource
-      .createQueryBuilder()
-      .insert()
-      .into(TeamMember)
-      .values({ teamId: team.id, userId: user.id, role: role as TeamRole })
-      .orUpdate(['role'], ['team_id', 'user_id'])
-      .execute();
+    await this.teams.upsertMember({ teamId: team.id, userId: user.id, role: role as TeamRole });
     return { teamId: team.id, userId: user.id, role: role as TeamRole, team, user };
   }
 
   async teamMemberships(userId: number): Promise<TeamMembership[]> {
-    const rows = await this.dataSource.getRepository(TeamMember).find({ where: { userId } });
+    const rows = await this.teams.membershipsOf(userId);
     return rows.map((row) => ({ teamId: row.teamId, role: row.role }));
   }
 
@@ -207,35 +193,26 @@ export class AccountsService {
     } else {
       teamOwnerId = (await this.requireTeamByName(owner.team ?? '')).id;
     }
-    const inserted = await this.dataSource
-      .createQueryBuilder()
-      .insert()
-      .into(RegistryCode)
-      .values({ code: normalised, userOwnerId, teamOwnerId })
-      .orIgnore()
-      .returning('*')
-      .execute()
+    const inserted = await this.registryCodes
+      .insertUnlessExists({ code: normalised, userOwnerId, teamOwnerId })
       .catch((error: unknown) => {
         throw namespaceTaken(normalised, error) ?? error;
       });
-    if (!inserted.raw || (inserted.raw as unknown[]).length === 0) {
+    if (!inserted) {
       throw ApiError.conflict(`Registry code ${normalised} already exists.`, { code: ['already exists'] });
     }
-    return this.dataSource.getRepository(RegistryCode).findOneByOrFail({ code: normalised });
+    return this.registryCodes.findOrFail(normalised);
   }
 
   /** The code's owners, or undefined when no such code exists. */
   async registryCodeOwner(code: string, manager?: EntityManager): Promise<RegistryCode | undefined> {
-    const found = await (manager ?? this.dataSource.manager).findOneBy(RegistryCode, {
-      code: code.trim().toUpperCase(),
-    });
-    return found ?? undefined;
+    return (await this.registryCodes.find(code.trim().toUpperCase(), manager)) ?? undefined;
   }
 
   /** Which of these codes (upper-cased) no registry code has. */
   async unknownRegistryCodes(codes: string[]): Promise<string[]> {
     const wanted = codes.map((code) => code.trim().toUpperCase());
-    const found = await this.dataSource.getRepository(RegistryCode).findBy({ code: In(wanted) });
+    const found = await this.registryCodes.findMany(wanted);
     const known = new Set(found.map((row) => row.code));
     return wanted.filter((code) => !known.has(code));
   }
@@ -244,15 +221,8 @@ export class AccountsService {
    * Longer codes that begin with this one (a legacy `IEA` and `IEABC`, `IEAXY`): their namespaces
    * lie inside this code's, and belong to them.
    */
-  async codesExtending(code: string, manager: EntityManager = this.dataSource.manager): Promise<string[]> {
-    // Held until the caller's transaction ends: a longer code created meanwhile waits for it, and
-    // then sees what it registered (migration RegistryCodeNamespaceFree); one created before is seen here.
-    await manager.query('SELECT 1 FROM registry_code WHERE code = $1 FOR KEY SHARE', [code]);
-    const rows: { code: string }[] = await manager.query(
-      'SELECT code FROM registry_code WHERE length(code) > length($1) AND left(code, length($1)) = $1 ORDER BY code',
-      [code],
-    );
-    return rows.map((row) => row.code);
+  async codesExtending(code: string, manager?: EntityManager): Promise<string[]> {
+    return this.registryCodes.codesExtending(code, manager);
   }
 
   /**
@@ -264,27 +234,11 @@ export class AccountsService {
     code: string,
     manager?: EntityManager,
   ): Promise<boolean> {
-    const rows: unknown[] = await (manager ?? this.dataSource.manager).query(
-      `SELECT 1 FROM registry_code rc
-        WHERE rc.code = $1 AND (
-          $3 OR rc.user_owner_id = $2 OR EXISTS (
-            SELECT 1 FROM team_member tm
-             WHERE tm.team_id = rc.team_owner_id AND tm.user_id = $2 AND tm.role IN ('editor', 'manager')))`,
-      [code.trim().toUpperCase(), user.userId, user.isStaff || user.isAdmin],
-    );
-    return rows.length > 0;
+    return this.registryCodes.usableBy(code.trim().toUpperCase(), user.userId, user.isStaff || user.isAdmin, manager);
   }
 
   /** Registry codes the user may register under, in code order. */
   async usableRegistryCodes(userId: number, manager?: EntityManager): Promise<string[]> {
-    const rows: { code: string }[] = await (manager ?? this.dataSource.manager).query(
-      `SELECT rc.code FROM registry_code rc
-        WHERE rc.user_owner_id = $1 OR EXISTS (
-          SELECT 1 FROM team_member tm
-           WHERE tm.team_id = rc.team_owner_id AND tm.user_id = $1 AND tm.role IN ('editor', 'manager'))
-        ORDER BY rc.code`,
-      [userId],
-    );
-    return rows.map((row) => row.code);
+    return this.registryCodes.usableCodes(userId, manager);
   }
 }

@@ -3,7 +3,8 @@ import { ApiError } from '../../core/http/api-error';
 
 /**
  * How people and organisations are told apart: an identifier decides (ORCID for individuals, ROR
- * for institutions); a name alone matches only an unambiguous record.
+ * for institutions); a name alone matches only an unambiguous record. The statements that apply it
+ * are AgentRepository's.
  */
 export interface AgentIdentifier {
   /** The table (a trusted constant). */
@@ -35,41 +36,6 @@ export const ROR: AgentIdentifier = {
   field: 'ror',
   key: (sql) => `lower(regexp_replace(btrim(${sql}), '^(https?://)?(www[.])?ror[.]org/', '', 'i'))`,
 };
-
-/** Rows whose identifier is the same as `value`, oldest first. */
-export async function idsByIdentifier(
-  manager: EntityManager,
-  identifier: AgentIdentifier,
-  value: string,
-): Promise<number[]> {
-  const rows = await manager.query<{ id: number }[]>(
-    `SELECT id FROM ${identifier.table}
-     WHERE ${identifier.column} IS NOT NULL AND ${identifier.key(identifier.column)} = ${identifier.key('$1')}
-     ORDER BY id`,
-    [value],
-  );
-  return rows.map((row) => row.id);
-}
-
-/** Rows labelled `label` (trimmed, case-insensitive), oldest first. */
-export async function idsByLabel(manager: EntityManager, table: AgentIdentifier['table'], label: string) {
-  const rows = await manager.query<{ id: number }[]>(
-    `SELECT id FROM ${table} WHERE lower(btrim(label)) = lower(btrim($1)) ORDER BY id`,
-    [label],
-  );
-  return rows.map((row) => row.id);
-}
-
-/**
- * Serialises, until the transaction ends, the writers that create a record under one identifier,
- * so two of them cannot both find none and both insert.
- */
-export async function lockIdentifier(manager: EntityManager, identifier: AgentIdentifier, value: string) {
-  await manager.query(`SELECT pg_advisory_xact_lock(hashtext($1 || ${identifier.key('$2')}))`, [
-    `${identifier.table}:`,
-    value,
-  ]);
-}
 
 /** Runs `work` in the caller's transaction, or in a new one when the caller has none. */
 export function inTransaction<T>(

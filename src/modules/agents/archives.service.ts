@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { ApiError } from '../../core/http/api-error';
-import { MatchOptions, createOrMatch, fieldPath } from '../vocabularies/common/create-or-match';
-import { inIdOrder, searchIds } from '../vocabularies/common/label-search';
+import { MatchOptions, fieldPath } from '../vocabularies/common/create-or-match';
+import { LabelledRowRepository } from '../vocabularies/common/labelled-row.repository';
 import { trimToNull } from '../../core/http/trim';
 import { VocabulariesService } from '../vocabularies/vocabularies.service';
 import { Archive } from './archive.entity';
+import { ArchiveRepository } from './archive.repository';
 import { ArchiveInputDto, ArchivePatchDto, ArchiveWriteDto } from './dto/archive.dto';
-import { Institution } from './institution.entity';
+import { InstitutionRepository } from './institution.repository';
 import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { definedOnly } from '../vocabularies/common/defined-only';
 import { refuseTakenLabel } from '../vocabularies/common/label-taken';
@@ -19,24 +19,25 @@ import { canEditAgent } from './agent-edit.policy';
 @Injectable()
 export class ArchivesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly rows: ArchiveRepository,
+    private readonly institutions: InstitutionRepository,
+    private readonly labelled: LabelledRowRepository,
     private readonly vocabularies: VocabulariesService,
   ) {}
 
   async search(search: string | undefined, limit: number): Promise<Archive[]> {
-    const ids = await searchIds(this.dataSource.manager, { table: 'archive', search, limit });
-    return this.load(ids);
+    return this.rows.search(search, limit);
   }
 
   /** POST /api/archives/: 409 when an archive with this label exists (even one created concurrently). */
   async create(input: ArchiveWriteDto, createdBy: number | null): Promise<Archive> {
     const country = await this.vocabularies.resolveCountry(input.country, 'country');
     const parent = input.parent_institution ?? null;
-    if (parent !== null && !(await this.dataSource.manager.existsBy(Institution, { id: parent }))) {
+    if (parent !== null && !(await this.institutions.exists(parent))) {
       throw ApiError.invalidField('parent_institution', `no institution has id ${parent}`);
     }
     const label = input.label.trim();
-    const { id, created } = await createOrMatch(this.dataSource.manager, {
+    const { id, created } = await this.labelled.createOrMatch({
       table: 'archive',
       label,
       uniqueBy: 'label',
@@ -79,18 +80,14 @@ export class ArchivesService {
     if (patch.label === null) throw ApiError.invalidField('label', 'must not be empty');
     const countryId = await this.vocabularies.countryIdPatch(patch.country);
     const parent = patch.parent_institution;
-    if (
-      parent !== undefined &&
-      parent !== null &&
-      !(await this.dataSource.manager.existsBy(Institution, { id: parent }))
-    ) {
+    if (parent !== undefined && parent !== null && !(await this.institutions.exists(parent))) {
       throw ApiError.invalidField('parent_institution', `no institution has id ${parent}`);
     }
     const label = patch.label?.trim();
     if (label !== undefined)
-      await refuseTakenLabel(this.dataSource.manager, { table: 'archive', noun: 'archive', label, id });
+      await refuseTakenLabel(this.labelled, undefined, { table: 'archive', noun: 'archive', label, id });
     // A concurrent rename to the same label trips the unique index: the generic 409.
-    await this.dataSource.manager.update(Archive, id, {
+    await this.rows.update(id, {
       ...definedOnly({
         label,
         altLabel: patch.alt_label,
@@ -113,7 +110,7 @@ export class ArchivesService {
    * label) and inside the caller's transaction (`options.manager`).
    */
   async match(input: ArchiveInputDto, options: MatchOptions = {}): Promise<Archive> {
-    const manager = options.manager ?? this.dataSource.manager;
+    const manager = options.manager;
     const label = trimToNull(input.label);
     if (!label) throw ApiError.invalidField(fieldPath(options.field, 'label'), 'must not be empty');
     if (label.length > 200)
@@ -127,12 +124,15 @@ export class ArchivesService {
       url: trimToNull(input.url),
       uri: trimToNull(input.uri),
     };
-    const { id, created } = await createOrMatch(manager, {
-      table: 'archive',
-      label,
-      uniqueBy: 'label',
-      values: { label, ...values, created_by: options.createdBy ?? null },
-    });
+    const { id, created } = await this.labelled.createOrMatch(
+      {
+        table: 'archive',
+        label,
+        uniqueBy: 'label',
+        values: { label, ...values, created_by: options.createdBy ?? null },
+      },
+      manager,
+    );
     const load = async () => (await this.load([id], manager))[0];
     if (created) return load();
     const text = (
@@ -144,7 +144,7 @@ export class ArchivesService {
       sent: values[name],
       stored,
     });
-    return storedEqualsSent(manager, {
+    return storedEqualsSent(this.labelled, manager, {
       table: 'archive',
       id,
       describe: (row: Archive) => `archive ${row.id} "${row.label}"`,
@@ -170,11 +170,6 @@ export class ArchivesService {
 
   /** Archives with what a read needs, in the order of `ids`. */
   async load(ids: number[], manager?: EntityManager): Promise<Archive[]> {
-    if (!ids.length) return [];
-    const rows = await (manager ?? this.dataSource.manager).find(Archive, {
-      where: { id: In(ids) },
-      relations: { country: true, parentInstitution: { country: true, parentInstitutions: true } },
-    });
-    return inIdOrder(rows, ids);
+    return this.rows.load(ids, manager);
   }
 }

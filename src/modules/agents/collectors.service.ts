@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { ApiError } from '../../core/http/api-error';
 import { MatchOptions } from '../vocabularies/common/create-or-match';
-import { inIdOrder } from '../vocabularies/common/label-search';
 import { trimToNull } from '../../core/http/trim';
 import { Collector } from './collector.entity';
+import { CollectorRepository } from './collector.repository';
 import { CollectorInputDto } from './dto/collector-input.dto';
 import { IndividualsService } from './individuals.service';
 import { InstitutionsService } from './institutions.service';
@@ -19,7 +18,7 @@ import { InstitutionsService } from './institutions.service';
 @Injectable()
 export class CollectorsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly rows: CollectorRepository,
     private readonly individuals: IndividualsService,
     private readonly institutions: InstitutionsService,
   ) {}
@@ -29,14 +28,14 @@ export class CollectorsService {
    * name `{field}.{index}…`; `options.field` defaults to `collectors`.
    */
   async resolve(references: (number | CollectorInputDto)[], options: MatchOptions = {}): Promise<Collector[]> {
-    const manager = options.manager ?? this.dataSource.manager;
+    const manager = options.manager;
     const list = options.field ?? 'collectors';
     const ids: number[] = [];
     for (const [index, reference] of references.entries()) {
       const field = `${list}.${index}`;
       const input = typeof reference === 'number' ? { id: reference } : reference;
       if (input.id !== undefined && input.id !== null) {
-        if (!(await manager.existsBy(Collector, { id: input.id }))) {
+        if (!(await this.rows.exists(input.id, manager))) {
           throw ApiError.invalidField(`${field}.id`, `no collector has id ${input.id}`);
         }
         ids.push(input.id);
@@ -53,48 +52,13 @@ export class CollectorsService {
       if (!individual && !institution && !description) {
         throw ApiError.invalidField(field, 'name an individual or an institution, or give a description');
       }
-      ids.push(await this.matchRow(manager, individual?.id ?? null, institution?.id ?? null, description));
+      ids.push(await this.rows.createOrMatch(individual?.id ?? null, institution?.id ?? null, description, manager));
     }
     return this.load(ids, manager);
   }
 
   /** Collector rows by id (e.g. to show a sample's collectors), in the order given. */
   async load(ids: number[], manager?: EntityManager): Promise<Collector[]> {
-    if (!ids.length) return [];
-    const rows = await (manager ?? this.dataSource.manager).find(Collector, {
-      where: { id: In([...new Set(ids)]) },
-      relations: { individual: true, institution: true },
-    });
-    return inIdOrder(rows, ids);
-  }
-
-  private async matchRow(
-    manager: EntityManager,
-    individualId: number | null,
-    institutionId: number | null,
-    description: string | null,
-  ): Promise<number> {
-    const params = [individualId, institutionId, description];
-    const find = async () =>
-      (
-        await manager.query<{ id: number }[]>(
-          `SELECT id FROM collector
-           WHERE COALESCE(individual_id, 0) = COALESCE($1::int, 0) AND COALESCE(institution_id, 0) = COALESCE($2::int, 0)
-             AND md5(COALESCE(description, '')) = md5(COALESCE($3::text, ''))`,
-          params,
-        )
-      )[0]?.id;
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const existing = await find();
-      if (existing !== undefined) return existing;
-      const inserted = await manager.query<{ id: number }[]>(
-        `INSERT INTO collector (individual_id, institution_id, description) VALUES ($1, $2, $3)
-         ON CONFLICT ((COALESCE(individual_id, 0)), (COALESCE(institution_id, 0)), (md5(COALESCE(description, ''))))
-         DO NOTHING RETURNING id`,
-        params,
-      );
-      if (inserted.length) return inserted[0].id;
-    }
-    throw new Error('create-or-match on collector did not settle');
+    return this.rows.load(ids, manager);
   }
 }

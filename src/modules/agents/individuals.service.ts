@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../../core/http/api-error';
-import { MatchOptions, createOrMatch, fieldPath } from '../vocabularies/common/create-or-match';
-import { inIdOrder, searchIds } from '../vocabularies/common/label-search';
+import { MatchOptions, fieldPath } from '../vocabularies/common/create-or-match';
+import { LabelledRowRepository } from '../vocabularies/common/labelled-row.repository';
 import { trimToNull } from '../../core/http/trim';
 import { VocabulariesService } from '../vocabularies/vocabularies.service';
 import { CollectorIndividualInputDto } from './dto/collector-input.dto';
@@ -12,16 +12,9 @@ import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { definedOnly } from '../vocabularies/common/defined-only';
 import { storedEqualsSent } from '../vocabularies/common/stored-equals-sent';
 import { canEditAgent } from './agent-edit.policy';
-import {
-  ORCID,
-  ambiguousName,
-  idsByIdentifier,
-  idsByLabel,
-  identifierTaken,
-  inTransaction,
-  lockIdentifier,
-} from './agent-identity';
+import { ambiguousName, identifierTaken, inTransaction } from './agent-identity';
 import { Individual } from './individual.entity';
+import { IndividualRepository } from './individual.repository';
 
 /** The label of a person: as given, else "fname lname" (cut to the column's 200 characters). */
 export function individualLabel(input: {
@@ -39,12 +32,13 @@ export function individualLabel(input: {
 export class IndividualsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly rows: IndividualRepository,
+    private readonly labelled: LabelledRowRepository,
     private readonly vocabularies: VocabulariesService,
   ) {}
 
   async search(search: string | undefined, limit: number): Promise<Individual[]> {
-    const ids = await searchIds(this.dataSource.manager, { table: 'individual', search, limit });
-    return this.load(ids);
+    return this.rows.search(search, limit);
   }
 
   /** 404 when there is no such individual. */
@@ -64,7 +58,7 @@ export class IndividualsService {
     const country = await this.vocabularies.resolveCountry(input.country, 'country');
     const id = await inTransaction(undefined, this.dataSource, async (manager) => {
       await this.refuseTakenIdentifier(manager, input.individual_uri, null);
-      const individual = await manager.getRepository(Individual).save({
+      const individual = await this.rows.insert(manager, {
         label,
         fname: input.fname ?? null,
         lname: input.lname ?? null,
@@ -101,7 +95,7 @@ export class IndividualsService {
     const countryId = await this.vocabularies.countryIdPatch(patch.country);
     await inTransaction(undefined, this.dataSource, async (manager) => {
       if (patch.individual_uri !== undefined) await this.refuseTakenIdentifier(manager, patch.individual_uri, id);
-      await manager.update(Individual, id, {
+      await this.rows.update(manager, id, {
         label,
         fname,
         lname,
@@ -140,8 +134,8 @@ export class IndividualsService {
     return inTransaction(options.manager, this.dataSource, async (manager) => {
       let id: number;
       if (uri) {
-        await lockIdentifier(manager, ORCID, uri);
-        const [existing] = await idsByIdentifier(manager, ORCID, uri);
+        await this.rows.lockIdentifier(manager, uri);
+        const [existing] = await this.rows.idsByIdentifier(manager, uri);
         if (existing === undefined) {
           if (!label) {
             throw ApiError.invalidField(
@@ -149,37 +143,42 @@ export class IndividualsService {
               'give a label, or fname and lname: no individual has this individual_uri',
             );
           }
-          const [row] = await manager.query<{ id: number }[]>(
-            `INSERT INTO individual (label, fname, lname, individual_uri, created_by) VALUES ($1, $2, $3, $4, $5)
-             RETURNING id`,
-            [label, trimToNull(input.fname), trimToNull(input.lname), uri, options.createdBy ?? null],
-          );
-          return this.loadOne(row.id, manager);
+          const created = await this.rows.insertIdentified(manager, {
+            label,
+            fname: trimToNull(input.fname),
+            lname: trimToNull(input.lname),
+            uri,
+            createdBy: options.createdBy ?? null,
+          });
+          return this.loadOne(created, manager);
         }
         id = existing;
       } else {
         const named = label as string;
-        const ids = await idsByLabel(manager, 'individual', named);
+        const ids = await this.rows.idsByLabel(manager, named);
         if (ids.length > 1) throw ambiguousName(labelField, 'individual', named, ids, 'individual_uri');
         if (ids.length === 1) {
           id = ids[0];
         } else {
-          const match = await createOrMatch(manager, {
-            table: 'individual',
-            label: named,
-            uniqueBy: 'match_key',
-            values: {
+          const match = await this.labelled.createOrMatch(
+            {
+              table: 'individual',
               label: named,
-              fname: trimToNull(input.fname),
-              lname: trimToNull(input.lname),
-              created_by: options.createdBy ?? null,
+              uniqueBy: 'match_key',
+              values: {
+                label: named,
+                fname: trimToNull(input.fname),
+                lname: trimToNull(input.lname),
+                created_by: options.createdBy ?? null,
+              },
             },
-          });
+            manager,
+          );
           if (match.created) return this.loadOne(match.id, manager);
           id = match.id;
         }
       }
-      return storedEqualsSent(manager, {
+      return storedEqualsSent(this.labelled, manager, {
         table: 'individual',
         id,
         describe: (row: Individual) => `individual ${row.id} "${row.label ?? ''}"`,
@@ -203,8 +202,8 @@ export class IndividualsService {
   private async refuseTakenIdentifier(manager: EntityManager, uri: string | null | undefined, self: number | null) {
     const given = trimToNull(uri);
     if (!given) return;
-    await lockIdentifier(manager, ORCID, given);
-    const other = (await idsByIdentifier(manager, ORCID, given)).find((id) => id !== self);
+    await this.rows.lockIdentifier(manager, given);
+    const other = (await this.rows.idsByIdentifier(manager, given)).find((id) => id !== self);
     if (other !== undefined) throw identifierTaken('individual_uri', 'individual', given, other);
   }
 
@@ -215,11 +214,6 @@ export class IndividualsService {
 
   /** Individuals with what a read needs, in the order of `ids`. */
   async load(ids: number[], manager?: EntityManager): Promise<Individual[]> {
-    if (!ids.length) return [];
-    const rows = await (manager ?? this.dataSource.manager).find(Individual, {
-      where: { id: In(ids) },
-      relations: { country: true, institutions: { country: true, parentInstitutions: true } },
-    });
-    return inIdOrder(rows, ids);
+    return this.rows.load(ids, manager);
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, FindOptionsRelations, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../../core/http/api-error';
-import { MatchOptions, createOrMatch, fieldPath } from '../vocabularies/common/create-or-match';
-import { inIdOrder, searchIds } from '../vocabularies/common/label-search';
+import { MatchOptions, fieldPath } from '../vocabularies/common/create-or-match';
+import { LabelledRowRepository } from '../vocabularies/common/labelled-row.repository';
 import { trimToNull } from '../../core/http/trim';
 import { VocabulariesService } from '../vocabularies/vocabularies.service';
 import { CollectorInstitutionInputDto } from './dto/collector-input.dto';
@@ -12,30 +12,21 @@ import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { definedOnly } from '../vocabularies/common/defined-only';
 import { storedEqualsSent } from '../vocabularies/common/stored-equals-sent';
 import { canEditAgent } from './agent-edit.policy';
-import {
-  ROR,
-  ambiguousName,
-  idsByIdentifier,
-  idsByLabel,
-  identifierTaken,
-  inTransaction,
-  lockIdentifier,
-} from './agent-identity';
+import { ambiguousName, identifierTaken, inTransaction } from './agent-identity';
 import { Institution } from './institution.entity';
-
-/** What an Institution read needs loaded. */
-export const INSTITUTION_RELATIONS: FindOptionsRelations<Institution> = { country: true, parentInstitutions: true };
+import { InstitutionRepository } from './institution.repository';
 
 @Injectable()
 export class InstitutionsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly rows: InstitutionRepository,
+    private readonly labelled: LabelledRowRepository,
     private readonly vocabularies: VocabulariesService,
   ) {}
 
   async search(search: string | undefined, limit: number): Promise<Institution[]> {
-    const ids = await searchIds(this.dataSource.manager, { table: 'institution', search, limit });
-    return this.load(ids);
+    return this.rows.search(search, limit);
   }
 
   /** 404 when there is no such institution. */
@@ -53,7 +44,7 @@ export class InstitutionsService {
     const country = await this.vocabularies.resolveCountry(input.country, 'country');
     const id = await inTransaction(undefined, this.dataSource, async (manager) => {
       await this.refuseTakenIdentifier(manager, input.ror, null);
-      const institution = await manager.getRepository(Institution).save({
+      const institution = await this.rows.insert(manager, {
         label: input.label.trim(),
         altLabel: input.alt_label ?? null,
         description: input.description ?? null,
@@ -80,7 +71,7 @@ export class InstitutionsService {
     const label = patch.label?.trim();
     await inTransaction(undefined, this.dataSource, async (manager) => {
       if (patch.ror !== undefined) await this.refuseTakenIdentifier(manager, patch.ror, id);
-      await manager.update(Institution, id, {
+      await this.rows.update(manager, id, {
         ...definedOnly({
           label,
           altLabel: patch.alt_label,
@@ -119,35 +110,41 @@ export class InstitutionsService {
       const values = { label, ror, city: trimToNull(input.city), country_id: country?.id ?? null };
       let id: number;
       if (ror) {
-        await lockIdentifier(manager, ROR, ror);
-        const [existing] = await idsByIdentifier(manager, ROR, ror);
+        await this.rows.lockIdentifier(manager, ror);
+        const [existing] = await this.rows.idsByIdentifier(manager, ror);
         if (existing === undefined) {
           if (!label) throw ApiError.invalidField(labelField, 'give a label: no institution has this ror');
-          const [row] = await manager.query<{ id: number }[]>(
-            `INSERT INTO institution (label, ror, city, country_id, created_by) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-            [label, ror, values.city, values.country_id, options.createdBy ?? null],
-          );
-          return this.loadOne(row.id, manager);
+          const created = await this.rows.insertIdentified(manager, {
+            label,
+            ror,
+            city: values.city,
+            countryId: values.country_id,
+            createdBy: options.createdBy ?? null,
+          });
+          return this.loadOne(created, manager);
         }
         id = existing;
       } else {
         const named = label as string;
-        const ids = await idsByLabel(manager, 'institution', named);
+        const ids = await this.rows.idsByLabel(manager, named);
         if (ids.length > 1) throw ambiguousName(labelField, 'institution', named, ids, 'ror');
         if (ids.length === 1) {
           id = ids[0];
         } else {
-          const match = await createOrMatch(manager, {
-            table: 'institution',
-            label: named,
-            uniqueBy: 'match_key',
-            values: { ...values, created_by: options.createdBy ?? null },
-          });
+          const match = await this.labelled.createOrMatch(
+            {
+              table: 'institution',
+              label: named,
+              uniqueBy: 'match_key',
+              values: { ...values, created_by: options.createdBy ?? null },
+            },
+            manager,
+          );
           if (match.created) return this.loadOne(match.id, manager);
           id = match.id;
         }
       }
-      return storedEqualsSent(manager, {
+      return storedEqualsSent(this.labelled, manager, {
         table: 'institution',
         id,
         describe: (row: Institution) => `institution ${row.id} "${row.label}"`,
@@ -179,8 +176,8 @@ export class InstitutionsService {
   private async refuseTakenIdentifier(manager: EntityManager, ror: string | null | undefined, self: number | null) {
     const given = trimToNull(ror);
     if (!given) return;
-    await lockIdentifier(manager, ROR, given);
-    const other = (await idsByIdentifier(manager, ROR, given)).find((id) => id !== self);
+    await this.rows.lockIdentifier(manager, given);
+    const other = (await this.rows.idsByIdentifier(manager, given)).find((id) => id !== self);
     if (other !== undefined) throw identifierTaken('ror', 'institution', given, other);
   }
 
@@ -191,11 +188,6 @@ export class InstitutionsService {
 
   /** Institutions with what a read needs, in the order of `ids`. */
   async load(ids: number[], manager?: EntityManager): Promise<Institution[]> {
-    if (!ids.length) return [];
-    const rows = await (manager ?? this.dataSource.manager).find(Institution, {
-      where: { id: In(ids) },
-      relations: INSTITUTION_RELATIONS,
-    });
-    return inIdOrder(rows, ids);
+    return this.rows.load(ids, manager);
   }
 }

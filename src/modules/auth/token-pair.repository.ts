@@ -36,11 +36,6 @@ interface TokenPairRow {
 export class TokenPairRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Locks the user's row until the transaction ends: the user's pair creations take turns. */
-  async lockUser(manager: EntityManager, userId: number): Promise<void> {
-    await manager.query('SELECT 1 FROM registry_user WHERE id = $1 FOR UPDATE', [userId]);
-  }
-
   /** Unrevoked pairs of one kind, oldest first (expired ones included). */
   async unrevoked(
     userId: number,

@@ -9,6 +9,7 @@ import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { ApiError } from '../../core/http/api-error';
+import { UserRepository } from '../accounts/user.repository';
 import { TokenKind, TokenPair } from './token-pair.entity';
 import { TokenPairRepository } from './token-pair.repository';
 
@@ -51,6 +52,7 @@ export class TokenService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly pairs: TokenPairRepository,
+    private readonly users: UserRepository,
     @InjectAppConfig() private readonly config: AppConfig,
     private readonly jwt: JwtService,
     private readonly clock: Clock,
@@ -101,7 +103,7 @@ export class TokenService {
     return this.dataSource.transaction(async (manager) => {
       const now = this.clock.now();
       if (kind === 'developer') {
-        await this.pairs.lockUser(manager, userId);
+        await this.users.lockForUpdate(manager, userId);
         const active = await this.activePairs(userId, 'developer', manager);
         const excess = active.length - (MAX_ACTIVE_DEVELOPER_PAIRS - 1);
         if (excess > 0) {

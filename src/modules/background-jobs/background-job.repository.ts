@@ -38,12 +38,8 @@ export class BackgroundJobRepository {
     await manager.query('UPDATE background_job SET payload = $2 WHERE id = $1', [id, payload]);
   }
 
-  /**
-   * The user's pending or running exports, counted with the user's row locked until the
-   * transaction ends, so concurrent requests of one user count one after the other.
-   */
-  async countOpenExportsLocked(manager: EntityManager, userId: number): Promise<number> {
-    await manager.query('SELECT 1 FROM registry_user WHERE id = $1 FOR UPDATE', [userId]);
+  /** The user's pending or running exports. */
+  async countOpenExports(manager: EntityManager, userId: number): Promise<number> {
     const [{ open }]: { open: number }[] = await manager.query(
       `SELECT count(*)::int AS open FROM background_job
         WHERE user_id = $1 AND job_type = 'sample_export' AND status IN ('pending', 'processing')`,

@@ -8,6 +8,7 @@ import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { Clock } from '../../core/clock';
 import { ApiError } from '../../core/http/api-error';
 import { QueueName } from '../../core/queue/queue-names';
+import { UserRepository } from '../accounts/user.repository';
 import { FileWithContent, FilesService } from '../files/files.service';
 import { BackgroundJob, JobType } from './background-job.entity';
 import { BackgroundJobRepository } from './background-job.repository';
@@ -88,6 +89,7 @@ export class BackgroundJobsService {
 
   constructor(
     private readonly rows: BackgroundJobRepository,
+    private readonly users: UserRepository,
     @InjectQueue(QueueName.BatchRegistration) private readonly batchQueue: Queue,
     @InjectQueue(QueueName.SampleExport) private readonly exportQueue: Queue,
     private readonly files: FilesService,
@@ -126,9 +128,13 @@ export class BackgroundJobsService {
     await this.rows.setPayload(manager, id, payload);
   }
 
-  /** The user's pending or running exports; the user's row stays locked until the transaction ends. */
+  /**
+   * The user's pending or running exports, counted with the user's row locked until the
+   * transaction ends, so concurrent requests of one user count one after the other.
+   */
   async countOpenExports(manager: EntityManager, userId: number): Promise<number> {
-    return this.rows.countOpenExportsLocked(manager, userId);
+    await this.users.lockForUpdate(manager, userId);
+    return this.rows.countOpenExports(manager, userId);
   }
 
   /**

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { EntityManager } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { UserRepository } from '../accounts/user.repository';
 import { StoredFile } from './stored-file.entity';
 import { StoredFileRepository } from './stored-file.repository';
 
@@ -19,10 +21,17 @@ export interface FileWithContent {
   content: Buffer;
 }
 
-/** Stores and reads files kept in PostgreSQL (statements in StoredFileRepository). */
+/**
+ * Stores and reads files kept in PostgreSQL (statements in StoredFileRepository), and charges them
+ * to their owner's storage (UserRepository).
+ */
 @Injectable()
 export class FilesService {
-  constructor(private readonly files: StoredFileRepository) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly files: StoredFileRepository,
+    private readonly users: UserRepository,
+  ) {}
 
   async store(input: NewFile, manager?: EntityManager): Promise<StoredFile> {
     const row = {
@@ -52,15 +61,22 @@ export class FilesService {
    * bytes that are left.
    */
   async chargeStorage(manager: EntityManager, userId: number, bytes: number): Promise<number | undefined> {
-    const quota = await this.files.lockQuota(manager, userId);
+    const quota = await this.users.lockStorageQuota(manager, userId);
     const left = quota.limit - quota.used;
     if (bytes > left) return Math.max(0, left);
-    await this.files.addStorageUsed(manager, userId, bytes);
+    await this.users.chargeStorage(manager, userId, bytes);
     return undefined;
   }
 
-  /** Removes expired files, giving charged bytes back to their owners' storage; returns how many. */
+  /**
+   * Removes expired files, giving charged bytes back to their owners' storage in the same
+   * transaction; returns how many.
+   */
   async removeExpired(now: Date): Promise<number> {
-    return this.files.removeExpired(now);
+    return this.dataSource.transaction(async (manager) => {
+      const { removed, refunds } = await this.files.removeExpired(manager, now);
+      await this.users.refundStorage(manager, refunds);
+      return removed;
+    });
   }
 }

@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { StorageRefund } from '../accounts/user.repository';
 import { StoredFile } from './stored-file.entity';
 
 /** A stored_file row as inserted: every column but created_at (the database sets it). */
 export type StoredFileRow = Omit<StoredFile, 'createdAt'>;
 
 /**
- * Every SQL statement of `stored_file`, and of the storage quota its files are charged to
- * (registry_user.storage_used / storage_limit). Statements given a manager run in the caller's
- * transaction.
+ * Every SQL statement of `stored_file` (the storage quota its files are charged to is
+ * UserRepository's). Statements given a manager run in the caller's transaction.
  */
 @Injectable()
 export class StoredFileRepository {
@@ -32,33 +32,24 @@ export class StoredFileRepository {
       .getOne();
   }
 
-  /** The user's storage use and limit, the user's row locked until the transaction ends. */
-  async lockQuota(manager: EntityManager, userId: number): Promise<{ used: number; limit: number }> {
-    const [quota]: { storage_used: string; storage_limit: string }[] = await manager.query(
-      'SELECT storage_used, storage_limit FROM registry_user WHERE id = $1 FOR UPDATE',
-      [userId],
-    );
-    return { used: Number(quota.storage_used), limit: Number(quota.storage_limit) };
-  }
-
-  async addStorageUsed(manager: EntityManager, userId: number, bytes: number): Promise<void> {
-    await manager.query('UPDATE registry_user SET storage_used = storage_used + $2 WHERE id = $1', [userId, bytes]);
-  }
-
-  /** Deletes the files expired by `now`, giving charged bytes back to their owners; returns how many. */
-  async removeExpired(now: Date): Promise<number> {
-    const rows: { removed: number }[] = await this.dataSource.query(
+  /**
+   * Deletes the files expired by `now`: how many, and the bytes charged to each owner's storage
+   * (quota_charged files) that are now to be given back, in owner order.
+   */
+  async removeExpired(manager: EntityManager, now: Date): Promise<{ removed: number; refunds: StorageRefund[] }> {
+    const [row]: { removed: number; refunds: { userId: number; bytes: string }[] }[] = await manager.query(
       `WITH gone AS (
          DELETE FROM stored_file WHERE expires_at IS NOT NULL AND expires_at <= $1
          RETURNING owner_user_id, size_bytes, quota_charged
-       ), refunded AS (
-         UPDATE registry_user u SET storage_used = GREATEST(0, u.storage_used - g.bytes)
-           FROM (SELECT owner_user_id, sum(size_bytes) AS bytes FROM gone WHERE quota_charged GROUP BY owner_user_id) g
-          WHERE u.id = g.owner_user_id
+       ), charged AS (
+         SELECT owner_user_id, sum(size_bytes) AS bytes FROM gone
+          WHERE quota_charged AND owner_user_id IS NOT NULL GROUP BY owner_user_id
        )
-       SELECT count(*)::int AS removed FROM gone`,
+       SELECT (SELECT count(*)::int FROM gone) AS removed,
+              COALESCE((SELECT json_agg(json_build_object('userId', owner_user_id, 'bytes', bytes::text)
+                                        ORDER BY owner_user_id) FROM charged), '[]') AS refunds`,
       [now],
     );
-    return rows[0].removed;
+    return { removed: row.removed, refunds: row.refunds.map((refund) => ({ ...refund, bytes: Number(refund.bytes) })) };
   }
 }

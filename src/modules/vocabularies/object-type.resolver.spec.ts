@@ -1,14 +1,17 @@
-import { DataSource } from 'typeorm';
 import { ApiError } from '../../core/http/api-error';
 import { ObjectTypeResolver, normalisePath } from './object-type.resolver';
+import { VocabularyRepository } from './vocabulary.repository';
 
 describe('ObjectTypeResolver', () => {
-  // Refusals happen before any query: a data source that fails on use proves it.
+  // Refusals happen before any query: a repository that fails on use proves it.
+  const noDatabase = (): never => {
+    throw new Error('no database in unit tests');
+  };
   const resolver = new ObjectTypeResolver({
-    get manager(): never {
-      throw new Error('no database in unit tests');
-    },
-  } as unknown as DataSource);
+    objectTypeByPath: noDatabase,
+    objectTypeById: noDatabase,
+    findByLabel: noDatabase,
+  } as unknown as VocabularyRepository);
 
   it.each([42, '42', ' 7 '])('refuses the legacy numeric id %p, pointing to the leaf label', async (value) => {
     const error = await resolver.resolve(value).catch((e: unknown) => e);

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { ApiError } from '../../core/http/api-error';
 import { ObjectType } from './entities/object-type.entity';
+import { VocabularyRepository } from './vocabulary.repository';
 
 export interface ObjectTypeResolveOptions {
   /** The field errors are reported under; default `object_type`. */
@@ -26,7 +26,7 @@ export function normalisePath(path: string): string {
  */
 @Injectable()
 export class ObjectTypeResolver {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly rows: VocabularyRepository) {}
 
   async resolve(value: unknown, options: ObjectTypeResolveOptions = {}): Promise<ObjectType> {
     const field = options.field ?? 'object_type';
@@ -40,10 +40,9 @@ export class ObjectTypeResolver {
       throw ApiError.invalidField(field, 'must be the leaf label of an object type, e.g. "Core"');
     }
     const given = value.trim();
-    const query = (options.manager ?? this.dataSource.manager).createQueryBuilder(ObjectType, 't');
     const found = given.includes('>')
-      ? await query.where('lower(t.hierarchical_label) = lower(:path)', { path: normalisePath(given) }).getOne()
-      : await query.where('lower(t.label) = lower(:label)', { label: given }).getOne();
+      ? await this.rows.objectTypeByPath(normalisePath(given), options.manager)
+      : await this.rows.findByLabel(ObjectType, given, options.manager);
     if (!found) {
       throw ApiError.invalidField(
         field,
@@ -55,6 +54,6 @@ export class ObjectTypeResolver {
 
   /** By id, for references that legitimately carry one (e.g. a batch template's object type); null when unknown. */
   findById(id: number, manager?: EntityManager): Promise<ObjectType | null> {
-    return (manager ?? this.dataSource.manager).findOneBy(ObjectType, { id });
+    return this.rows.objectTypeById(id, manager);
   }
 }

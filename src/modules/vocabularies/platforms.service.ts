@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityTarget } from 'typeorm';
-import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { ApiError } from '../../core/http/api-error';
 import { canEditAgent } from '../agents/agent-edit.policy';
-import { MatchOptions, createOrMatch, fieldPath } from './common/create-or-match';
+import { MatchOptions, fieldPath } from './common/create-or-match';
 import { definedOnly } from './common/defined-only';
 import { refuseTakenLabel } from './common/label-taken';
+import { LabelledRowRepository } from './common/labelled-row.repository';
 import { storedEqualsSent } from './common/stored-equals-sent';
 import { trimToNull } from '../../core/http/trim';
 import {
@@ -18,6 +16,7 @@ import {
 } from './dto/platform-input.dto';
 import { LaunchPlatform } from './entities/launch-platform.entity';
 import { Platform } from './entities/platform.entity';
+import { PlatformRepository, PlatformRows, PlatformTable } from './platform.repository';
 import { VocabulariesService } from './vocabularies.service';
 
 /**
@@ -30,12 +29,13 @@ import { VocabulariesService } from './vocabularies.service';
 @Injectable()
 export class PlatformsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly rows: PlatformRepository,
+    private readonly labelled: LabelledRowRepository,
     private readonly vocabularies: VocabulariesService,
   ) {}
 
   async matchPlatform(input: PlatformInputDto, options: MatchOptions = {}): Promise<Platform> {
-    const manager = options.manager ?? this.dataSource.manager;
+    const manager = options.manager;
     const label = this.label(input.label, options.field);
     const type = await this.vocabularies.resolveTerm(
       'platform_type',
@@ -44,15 +44,18 @@ export class PlatformsService {
       manager,
     );
     const description = trimToNull(input.description);
-    const { id, created } = await createOrMatch(manager, {
-      table: 'platform',
-      label,
-      uniqueBy: 'label',
-      values: { label, platform_type_id: type?.id ?? null, description, created_by: options.createdBy ?? null },
-    });
-    const load = () => manager.findOneOrFail(Platform, { where: { id }, relations: { platformType: true } });
+    const { id, created } = await this.labelled.createOrMatch(
+      {
+        table: 'platform',
+        label,
+        uniqueBy: 'label',
+        values: { label, platform_type_id: type?.id ?? null, description, created_by: options.createdBy ?? null },
+      },
+      manager,
+    );
+    const load = () => this.rows.findOrFail('platform', id, manager);
     if (created) return load();
-    return storedEqualsSent(manager, {
+    return storedEqualsSent(this.labelled, manager, {
       table: 'platform',
       id,
       describe: (row: Platform) => `platform ${row.id} "${row.label}"`,
@@ -78,7 +81,7 @@ export class PlatformsService {
   }
 
   async matchLaunchPlatform(input: LaunchPlatformInputDto, options: MatchOptions = {}): Promise<LaunchPlatform> {
-    const manager = options.manager ?? this.dataSource.manager;
+    const manager = options.manager;
     const label = this.label(input.label, options.field);
     const type = await this.vocabularies.resolveTerm(
       'launch_type',
@@ -86,15 +89,18 @@ export class PlatformsService {
       fieldPath(options.field, 'launch_type'),
       manager,
     );
-    const { id, created } = await createOrMatch(manager, {
-      table: 'launch_platform',
-      label,
-      uniqueBy: 'label',
-      values: { label, launch_type_id: type?.id ?? null, created_by: options.createdBy ?? null },
-    });
-    const load = () => manager.findOneOrFail(LaunchPlatform, { where: { id }, relations: { launchType: true } });
+    const { id, created } = await this.labelled.createOrMatch(
+      {
+        table: 'launch_platform',
+        label,
+        uniqueBy: 'label',
+        values: { label, launch_type_id: type?.id ?? null, created_by: options.createdBy ?? null },
+      },
+      manager,
+    );
+    const load = () => this.rows.findOrFail('launch_platform', id, manager);
     if (created) return load();
-    return storedEqualsSent(manager, {
+    return storedEqualsSent(this.labelled, manager, {
       table: 'launch_platform',
       id,
       describe: (row: LaunchPlatform) => `launch platform ${row.id} "${row.label}"`,
@@ -115,20 +121,14 @@ export class PlatformsService {
 
   /** 404 when there is no such platform. */
   async get(id: number): Promise<Platform> {
-    const platform = await this.dataSource.manager.findOne(Platform, {
-      where: { id },
-      relations: { platformType: true },
-    });
+    const platform = await this.rows.find('platform', id);
     if (!platform) throw ApiError.notFound(`Platform ${id} not found.`);
     return platform;
   }
 
   /** 404 when there is no such launch platform. */
   async getLaunchPlatform(id: number): Promise<LaunchPlatform> {
-    const platform = await this.dataSource.manager.findOne(LaunchPlatform, {
-      where: { id },
-      relations: { launchType: true },
-    });
+    const platform = await this.rows.find('launch_platform', id);
     if (!platform) throw ApiError.notFound(`Launch platform ${id} not found.`);
     return platform;
   }
@@ -138,18 +138,13 @@ export class PlatformsService {
    * the row (its creator, staff, admins); 409 when the new label is another platform's.
    */
   async update(id: number, patch: PlatformPatchDto, user: AuthenticatedUser): Promise<Platform> {
-    return this.patch(
-      { entity: Platform, table: 'platform', noun: 'platform', get: (key) => this.get(key) },
-      id,
-      user,
-      {
-        label: patch.label,
-        columns: async () => ({
-          description: patch.description,
-          platformTypeId: await this.termIdPatch('platform_type', patch.platform_type),
-        }),
-      },
-    );
+    return this.patch({ table: 'platform', noun: 'platform', get: (key) => this.get(key) }, id, user, {
+      label: patch.label,
+      columns: async () => ({
+        description: patch.description,
+        platformTypeId: await this.termIdPatch('platform_type', patch.platform_type),
+      }),
+    });
   }
 
   /** PATCH /api/launch-platforms/{id}/: as PATCH /api/platforms/{id}/, with a launch type. */
@@ -159,7 +154,6 @@ export class PlatformsService {
     user: AuthenticatedUser,
   ): Promise<LaunchPlatform> {
     const kind = {
-      entity: LaunchPlatform,
       table: 'launch_platform' as const,
       noun: 'launch platform',
       get: (key: number) => this.getLaunchPlatform(key),
@@ -175,24 +169,23 @@ export class PlatformsService {
    * (canEditAgent, as for the agents), 400 for an empty label or an unknown vocabulary term, 409 for
    * another row's label; then the fields sent replace the stored ones.
    */
-  private async patch<T extends { createdBy: number | null }>(
+  private async patch<K extends PlatformTable>(
     kind: {
-      entity: EntityTarget<T>;
-      table: 'platform' | 'launch_platform';
+      table: K;
       noun: string;
-      get: (id: number) => Promise<T>;
+      get: (id: number) => Promise<PlatformRows[K]>;
     },
     id: number,
     user: AuthenticatedUser,
     patch: { label?: string | null; columns: () => Promise<Record<string, unknown>> },
-  ): Promise<T> {
+  ): Promise<PlatformRows[K]> {
     const current = await kind.get(id);
     if (!canEditAgent(current, user)) throw ApiError.forbidden(`You may not edit this ${kind.noun}.`);
     const label = patch.label === undefined ? undefined : this.label(patch.label ?? undefined, undefined);
     const columns = await patch.columns();
-    const manager = this.dataSource.manager;
-    if (label !== undefined) await refuseTakenLabel(manager, { table: kind.table, noun: kind.noun, label, id });
-    await manager.update(kind.entity, id, definedOnly({ label, ...columns }) as QueryDeepPartialEntity<T>);
+    if (label !== undefined)
+      await refuseTakenLabel(this.labelled, undefined, { table: kind.table, noun: kind.noun, label, id });
+    await this.rows.update(kind.table, id, definedOnly({ label, ...columns }));
     return kind.get(id);
   }
 

@@ -11,16 +11,20 @@ import { ObjectType } from './entities/object-type.entity';
 import { Platform } from './entities/platform.entity';
 import { PlatformType } from './entities/platform-type.entity';
 import { SamplingMethod } from './entities/sampling-method.entity';
+import { LabelledRowRepository } from './common/labelled-row.repository';
 import { ObjectTypeResolver } from './object-type.resolver';
+import { PlatformRepository } from './platform.repository';
 import { LaunchPlatformsController, PlatformsController } from './platforms.controller';
 import { PlatformsService } from './platforms.service';
 import { VocabulariesController } from './vocabularies.controller';
 import { VocabulariesService } from './vocabularies.service';
+import { VocabularyRepository } from './vocabulary.repository';
 
 /**
  * Controlled vocabularies (seeded by migration from seed-data/) and the platforms named in sample
  * writes. Other features use the exported services: VocabulariesService (lists, label and country
- * resolution), ObjectTypeResolver, PlatformsService (create-or-match).
+ * resolution), ObjectTypeResolver, PlatformsService (create-or-match); the agents module also uses
+ * LabelledRowRepository, the statements every labelled table shares.
  */
 @Module({
   imports: [
@@ -39,7 +43,14 @@ import { VocabulariesService } from './vocabularies.service';
     ]),
   ],
   controllers: [VocabulariesController, PlatformsController, LaunchPlatformsController],
-  providers: [VocabulariesService, ObjectTypeResolver, PlatformsService],
-  exports: [VocabulariesService, ObjectTypeResolver, PlatformsService],
+  providers: [
+    VocabulariesService,
+    ObjectTypeResolver,
+    PlatformsService,
+    LabelledRowRepository,
+    VocabularyRepository,
+    PlatformRepository,
+  ],
+  exports: [VocabulariesService, ObjectTypeResolver, PlatformsService, LabelledRowRepository],
 })
 export class VocabulariesModule {}

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, EntityTarget, FindOptionsRelations, FindOptionsWhere, In } from 'typeorm';
+import { EntityManager, EntityTarget } from 'typeorm';
 import { ApiError } from '../../core/http/api-error';
-import { LabelSearch, inIdOrder, searchIds } from './common/label-search';
 import { AgentRoleType } from './entities/agent-role-type.entity';
 import { Country } from './entities/country.entity';
 import { GeologicTimeScale } from './entities/geologic-time-scale.entity';
@@ -12,6 +10,7 @@ import { MaterialType } from './entities/material-type.entity';
 import { ObjectType } from './entities/object-type.entity';
 import { PlatformType } from './entities/platform-type.entity';
 import { SamplingMethod } from './entities/sampling-method.entity';
+import { VocabularyRepository } from './vocabulary.repository';
 
 /** The flat vocabularies: a label, a description and a URI. */
 export const TERM_VOCABULARIES = {
@@ -42,33 +41,37 @@ const TERM_PATHS: Record<TermVocabulary, string> = {
 
 /**
  * Lists and searches the seeded vocabularies, and resolves the labels (and country codes) that
- * writes of other features carry. Every method takes an optional EntityManager so it can run
- * inside a caller's transaction.
+ * writes of other features carry (statements in VocabularyRepository). Every method takes an
+ * optional EntityManager so it can run inside a caller's transaction.
  */
 @Injectable()
 export class VocabulariesService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly rows: VocabularyRepository) {}
 
   /** Active countries; `search` also matches an ISO code exactly. */
   countries(search?: string): Promise<Country[]> {
-    return this.list(Country, { columns: ['label'], codeColumns: ['iso3166code'], where: 't.active', search });
+    return this.rows.search(Country, { columns: ['label'], codeColumns: ['iso3166code'], where: 't.active', search });
   }
 
   agentRoleTypes(search?: string): Promise<AgentRoleType[]> {
-    return this.list(AgentRoleType, { columns: ['label'], search });
+    return this.rows.search(AgentRoleType, { columns: ['label'], search });
   }
 
   /** The whole tree in path order (parents before their children). */
   objectTypes(search?: string): Promise<ObjectType[]> {
-    return this.list(ObjectType, { columns: ['label'], orderBy: 'hierarchical_label', search }, { parent: true });
+    return this.rows.search(
+      ObjectType,
+      { columns: ['label'], orderBy: 'hierarchical_label', search },
+      { parent: true },
+    );
   }
 
   geologicTimeScales(search?: string): Promise<GeologicTimeScale[]> {
-    return this.list(GeologicTimeScale, { columns: ['label'], search });
+    return this.rows.search(GeologicTimeScale, { columns: ['label'], search });
   }
 
   terms(vocabulary: TermVocabulary, search?: string): Promise<VocabularyTerm[]> {
-    return this.list<VocabularyTerm>(TERM_VOCABULARIES[vocabulary], { columns: ['label'], search });
+    return this.rows.search<VocabularyTerm>(TERM_VOCABULARIES[vocabulary], { columns: ['label'], search });
   }
 
   /** The country id a PATCH sets: undefined when `country` was not sent (kept), null to clear it. */
@@ -88,20 +91,14 @@ export class VocabulariesService {
   ): Promise<Country | null> {
     const given = value?.trim();
     if (!given) return null;
-    const rows = await (manager ?? this.dataSource.manager).query<{ id: number }[]>(
-      `SELECT id FROM country
-       WHERE active AND (upper(iso3166code) = upper($1)
-                         OR lower(immutable_unaccent(label)) = lower(immutable_unaccent($1)))
-       ORDER BY (lower(label) = lower($1)) DESC, id LIMIT 1`,
-      [given],
-    );
-    if (!rows.length) {
+    const id = await this.rows.activeCountryId(given, manager);
+    if (id === undefined) {
       throw ApiError.invalidField(
         field,
         `unknown country "${given}"; give an ISO 3166-1 alpha-2 code or a country name from GET /api/countries/`,
       );
     }
-    return (manager ?? this.dataSource.manager).findOneByOrFail(Country, { id: rows[0].id });
+    return this.rows.countryOrFail(id, manager);
   }
 
   /** A term of a flat vocabulary by label (case-insensitive). Null or blank → null; unknown → 400 naming `field`. */
@@ -164,21 +161,6 @@ export class VocabulariesService {
   ): Promise<T | null | undefined> {
     const given = label?.trim();
     if (!given) return undefined;
-    return (manager ?? this.dataSource.manager)
-      .createQueryBuilder(entity, 't')
-      .where('lower(t.label) = lower(:label)', { label: given })
-      .getOne();
-  }
-
-  private async list<T extends { id: number }>(
-    entity: EntityTarget<T>,
-    search: Omit<LabelSearch, 'table'>,
-    relations?: FindOptionsRelations<T>,
-  ): Promise<T[]> {
-    const repository = this.dataSource.getRepository(entity);
-    const ids = await searchIds(this.dataSource.manager, { ...search, table: repository.metadata.tableName });
-    if (!ids.length) return [];
-    const rows = await repository.find({ where: { id: In(ids) } as FindOptionsWhere<T>, relations });
-    return inIdOrder(rows, ids);
+    return this.rows.findByLabel(entity, given, manager);
   }
 }

@@ -1,5 +1,8 @@
-import type { EntityManager } from 'typeorm';
-import { escapeLike, inIdOrder, searchIds, searchTerm } from './label-search';
+import type { DataSource, EntityManager } from 'typeorm';
+import { escapeLike, inIdOrder, searchTerm } from './label-search';
+import { LabelledRowRepository } from './labelled-row.repository';
+
+const rows = new LabelledRowRepository({} as DataSource);
 
 function recorder(rows: { id: number }[] = []) {
   const calls: { sql: string; params: unknown[] }[] = [];
@@ -27,14 +30,17 @@ describe('label search', () => {
 
   it('matches folded labels with the expression the trigram indexes use, and passes input only as parameters', async () => {
     const { calls, manager } = recorder([{ id: 3 }, { id: 1 }]);
-    const ids = await searchIds(manager, {
-      table: 'country',
-      columns: ['label'],
-      codeColumns: ['iso3166code'],
-      where: 't.active',
-      search: " d'Ivoire%",
-      limit: 5,
-    });
+    const ids = await rows.searchIds(
+      {
+        table: 'country',
+        columns: ['label'],
+        codeColumns: ['iso3166code'],
+        where: 't.active',
+        search: " d'Ivoire%",
+        limit: 5,
+      },
+      manager,
+    );
     expect(ids).toEqual([3, 1]);
     const [{ sql, params }] = calls;
     expect(params).toEqual(["d'Ivoire%", "d'Ivoire\\%", 5]);
@@ -49,7 +55,7 @@ describe('label search', () => {
 
   it('lists everything by label without a search', async () => {
     const { calls, manager } = recorder();
-    await searchIds(manager, { table: 'object_type', columns: ['label'], orderBy: 'hierarchical_label' });
+    await rows.searchIds({ table: 'object_type', columns: ['label'], orderBy: 'hierarchical_label' }, manager);
     expect(calls[0]).toEqual({
       sql: 'SELECT t.id FROM object_type t ORDER BY lower(immutable_unaccent(t.hierarchical_label)), t.id',
       params: [],

@@ -1,5 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../../../core/http/api-error';
+import { LabelledRowRepository } from './labelled-row.repository';
 
 /** One attribute a write sent alongside a record it matched (by label or identifier). */
 export interface SentAttribute<Row> {
@@ -51,17 +52,21 @@ const given = <Row>(attribute: SentAttribute<Row>) => attribute.sent !== null &&
  * that only writes NULL columns, so two writers racing to fill one blank differently end with one
  * value stored and a 409 for the other. Runs inside the caller's transaction (`manager`).
  */
-export async function storedEqualsSent<Row>(manager: EntityManager, spec: StoredEqualsSentSpec<Row>): Promise<Row> {
+export async function storedEqualsSent<Row>(
+  rows: LabelledRowRepository,
+  manager: EntityManager | undefined,
+  spec: StoredEqualsSentSpec<Row>,
+): Promise<Row> {
   let row = await spec.load();
   const blanks = spec.attributes.filter((attribute) => given(attribute) && attribute.stored(row) === null);
   throwOnDifferences(row, spec);
   if (blanks.length) {
-    const params = blanks.map((attribute) => attribute.sent);
-    const assignments = blanks.map((attribute, i) => `${attribute.column} = COALESCE(${attribute.column}, $${i + 1})`);
-    await manager.query(`UPDATE ${spec.table} SET ${assignments.join(', ')} WHERE id = $${params.length + 1}`, [
-      ...params,
+    await rows.fillBlanks(
+      spec.table,
       spec.id,
-    ]);
+      blanks.map((attribute) => ({ column: attribute.column, value: attribute.sent })),
+      manager,
+    );
     row = await spec.load();
     throwOnDifferences(row, spec);
   }

@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { RegistryCode } from './registry-code.entity';
+
+/**
+ * Every SQL statement of `registry_code`, and of who may use a code (its owner, or an editor or
+ * manager of its owning team). Statements given a manager run in the caller's transaction.
+ */
+@Injectable()
+export class RegistryCodeRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Inserts the code unless it exists; false when it did. A database error (such as the namespace
+   * check of migration RegistryCodeNamespaceFree) is thrown as it comes.
+   */
+  async insertUnlessExists(row: Pick<RegistryCode, 'code' | 'userOwnerId' | 'teamOwnerId'>): Promise<boolean> {
+    const inserted = await this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into(RegistryCode)
+      .values(row)
+      .orIgnore()
+      .returning('*')
+      .execute();
+    return Boolean(inserted.raw) && (inserted.raw as unknown[]).length > 0;
+  }
+
+  async findOrFail(code: string): Promise<RegistryCode> {
+    return this.dataSource.getRepository(RegistryCode).findOneByOrFail({ code });
+  }
+
+  async find(code: string, manager: EntityManager = this.dataSource.manager): Promise<RegistryCode | null> {
+    return manager.findOneBy(RegistryCode, { code });
+  }
+
+  async findMany(codes: string[]): Promise<RegistryCode[]> {
+    return this.dataSource.getRepository(RegistryCode).findBy({ code: In(codes) });
+  }
+
+  /**
+   * Longer codes that begin with this one, in code order; the code's row is key-share-locked until
+   * the caller's transaction ends first.
+   */
+  async codesExtending(code: string, manager: EntityManager = this.dataSource.manager): Promise<string[]> {
+    // Held until the caller's transaction ends: a longer code created meanwhile waits for it, and
+    // then sees what it registered (migration RegistryCodeNamespaceFree); one created before is seen here.
+    await manager.query('SELECT 1 FROM registry_code WHERE code = $1 FOR KEY SHARE', [code]);
+    const rows: { code: string }[] = await manager.query(
+      'SELECT code FROM registry_code WHERE length(code) > length($1) AND left(code, length($1)) = $1 ORDER BY code',
+      [code],
+    );
+    return rows.map((row) => row.code);
+  }
+
+  /** Whether the code exists and the user owns it or edits or manages its team (any code with `anyCode`). */
+  async usableBy(
+    code: string,
+    userId: number,
+    anyCode: boolean,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `SELECT 1 FROM registry_code rc
+        WHERE rc.code = $1 AND (
+          $3 OR rc.user_owner_id = $2 OR EXISTS (
+            SELECT 1 FROM team_member tm
+             WHERE tm.team_id = rc.team_owner_id AND tm.user_id = $2 AND tm.role IN ('editor', 'manager')))`,
+      [code, userId, anyCode],
+    );
+    return rows.length > 0;
+  }
+
+  /** The codes the user owns or edits or manages the team of, in code order. */
+  async usableCodes(userId: number, manager: EntityManager = this.dataSource.manager): Promise<string[]> {
+    const rows: { code: string }[] = await manager.query(
+      `SELECT rc.code FROM registry_code rc
+        WHERE rc.user_owner_id = $1 OR EXISTS (
+          SELECT 1 FROM team_member tm
+           WHERE tm.team_id = rc.team_owner_id AND tm.user_id = $1 AND tm.role IN ('editor', 'manager'))
+        ORDER BY rc.code`,
+      [userId],
+    );
+    return rows.map((row) => row.code);
+  }
+}

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Team, TeamMember, TeamRole } from './team.entity';
+
+/** Every SQL statement of `team` and `team_member`. Statements given a manager run in the caller's transaction. */
+@Injectable()
+export class TeamRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async existsByName(manager: EntityManager, name: string): Promise<boolean> {
+    return manager.existsBy(Team, { name });
+  }
+
+  async insert(manager: EntityManager, name: string): Promise<Team> {
+    return manager.save(manager.create(Team, { name }));
+  }
+
+  async findByName(name: string): Promise<Team | null> {
+    return this.dataSource.getRepository(Team).findOne({ where: { name } });
+  }
+
+  /** Adds the member, or changes the role of one already there. */
+  async upsertMember(member: { teamId: number; userId: number; role: TeamRole }): Promise<void> {
+    await this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into(TeamMember)
+      .values(member)
+      .orUpdate(['role'], ['team_id', 'user_id'])
+      .execute();
+  }
+
+  async membershipsOf(userId: number): Promise<TeamMember[]> {
+    return this.dataSource.getRepository(TeamMember).find({ where: { userId } });
+  }
+}

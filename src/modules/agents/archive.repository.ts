@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, FindOptionsRelations } from 'typeorm';
+import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { LabelledRowRepository } from '../vocabularies/common/labelled-row.repository';
+import { Archive } from './archive.entity';
+
+/** What an Archive read needs loaded. */
+const ARCHIVE_RELATIONS: FindOptionsRelations<Archive> = {
+  country: true,
+  parentInstitution: { country: true, parentInstitutions: true },
+};
+
+/**
+ * Every SQL statement of `archive` (create-or-match, label checks and fill-ins go through
+ * LabelledRowRepository). Statements given a manager run in the caller's transaction.
+ */
+@Injectable()
+export class ArchiveRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly labelled: LabelledRowRepository,
+  ) {}
+
+  /** The archives a `?search=` matches, best first. */
+  async search(search: string | undefined, limit: number): Promise<Archive[]> {
+    return this.load(await this.labelled.searchIds({ table: 'archive', search, limit }));
+  }
+
+  async update(id: number, fields: QueryDeepPartialEntity<Archive>): Promise<void> {
+    await this.dataSource.manager.update(Archive, id, fields);
+  }
+
+  /** Archives with what a read needs, in the order of `ids`. */
+  async load(ids: number[], manager?: EntityManager): Promise<Archive[]> {
+    return this.labelled.loadInIdOrder(Archive, ids, ARCHIVE_RELATIONS, manager);
+  }
+}

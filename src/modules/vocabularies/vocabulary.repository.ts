@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, EntityTarget, FindOptionsRelations } from 'typeorm';
+import { LabelSearch } from './common/label-search';
+import { LabelledRowRepository } from './common/labelled-row.repository';
+import { Country } from './entities/country.entity';
+import { ObjectType } from './entities/object-type.entity';
+
+/**
+ * Every SQL statement of the seeded vocabularies (countries, object types, the flat term tables,
+ * geologic time scales, agent role types): read-only lookups. Statements given a manager run in
+ * the caller's transaction.
+ */
+@Injectable()
+export class VocabularyRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly labelled: LabelledRowRepository,
+  ) {}
+
+  /** The rows a search matches, best first (see LabelledRowRepository.searchIds). */
+  async search<T extends { id: number }>(
+    entity: EntityTarget<T>,
+    search: Omit<LabelSearch, 'table'>,
+    relations?: FindOptionsRelations<T>,
+  ): Promise<T[]> {
+    const table = this.dataSource.getRepository(entity).metadata.tableName;
+    const ids = await this.labelled.searchIds({ ...search, table });
+    return this.labelled.loadInIdOrder(entity, ids, relations);
+  }
+
+  /** The row whose label is `label`, case-insensitively. */
+  async findByLabel<T extends { id: number }>(
+    entity: EntityTarget<T>,
+    label: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<T | null> {
+    return manager.createQueryBuilder(entity, 't').where('lower(t.label) = lower(:label)', { label }).getOne();
+  }
+
+  /**
+   * The id of the active country with this ISO 3166-1 alpha-2 code or name (case- and
+   * accent-insensitive; an exact-case name first).
+   */
+  async activeCountryId(given: string, manager: EntityManager = this.dataSource.manager): Promise<number | undefined> {
+    const rows = await manager.query<{ id: number }[]>(
+      `SELECT id FROM country
+       WHERE active AND (upper(iso3166code) = upper($1)
+                         OR lower(immutable_unaccent(label)) = lower(immutable_unaccent($1)))
+       ORDER BY (lower(label) = lower($1)) DESC, id LIMIT 1`,
+      [given],
+    );
+    return rows[0]?.id;
+  }
+
+  async countryOrFail(id: number, manager: EntityManager = this.dataSource.manager): Promise<Country> {
+    return manager.findOneByOrFail(Country, { id });
+  }
+
+  /** The object type whose hierarchical label is `path` (normalised), case-insensitively. */
+  async objectTypeByPath(path: string, manager: EntityManager = this.dataSource.manager): Promise<ObjectType | null> {
+    return manager
+      .createQueryBuilder(ObjectType, 't')
+      .where('lower(t.hierarchical_label) = lower(:path)', { path })
+      .getOne();
+  }
+
+  async objectTypeById(id: number, manager: EntityManager = this.dataSource.manager): Promise<ObjectType | null> {
+    return manager.findOneBy(ObjectType, { id });
+  }
+}
