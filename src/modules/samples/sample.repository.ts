@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { QueryResultRow } from 'pg';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { pooledQuery } from '../../core/database/prepared-query';
-import { analyzeStaleTables } from '../../core/database/table-statistics';
+import { analyzeStaleTables, cleanGinPendingLists } from '../../core/database/table-statistics';
 import { ORCID } from '../agents/agent-identity';
 import { escapeLike } from '../vocabularies/common/label-search';
 import { SqlCondition } from './sample-access.policy';
@@ -787,15 +787,19 @@ export class SampleRepository {
 
   /**
    * Refreshes the planner's statistics of the sample tables when enough rows changed since the
-   * last ANALYZE (see analyzeStaleTables). Called after bulk writes (a batch, a curation action) and
-   * periodically by the worker; ANALYZE reads a fixed-size sample of rows, so it costs about the
+   * last ANALYZE (see analyzeStaleTables), and empties the pending lists of sample's GIN (trigram)
+   * indexes (see cleanGinPendingLists). Called by the worker after a batch (TableStatisticsKeeper does
+   * the same for every table each minute, which covers curation's bulk updates too); ANALYZE reads a fixed-size sample of rows, so it costs about the
    * same at 10,000 and 10,000,000 samples.
    */
   async refreshStatistics(reason: string): Promise<void> {
     const started = Date.now();
     const analysed = await analyzeStaleTables(this.dataSource, ['sample', 'sample_collector']);
-    if (analysed.length) {
-      this.logger.log(`Analysed ${analysed.join(', ')} (${reason}) in ${Date.now() - started} ms`);
+    const pages = await cleanGinPendingLists(this.dataSource, ['sample']);
+    if (analysed.length || pages) {
+      this.logger.log(
+        `Analysed ${analysed.join(', ') || 'nothing'}, moved ${pages} GIN pending pages (${reason}) in ${Date.now() - started} ms`,
+      );
     }
   }
 
