@@ -794,12 +794,17 @@ export class SampleRepository {
    */
   async refreshStatistics(reason: string): Promise<void> {
     const started = Date.now();
-    const analysed = await analyzeStaleTables(this.dataSource, ['sample', 'sample_collector']);
-    const pages = await cleanGinPendingLists(this.dataSource, ['sample']);
-    if (analysed.length || pages) {
-      this.logger.log(
-        `Analysed ${analysed.join(', ') || 'nothing'}, moved ${pages} GIN pending pages (${reason}) in ${Date.now() - started} ms`,
-      );
+    try {
+      const analysed = await analyzeStaleTables(this.dataSource, ['sample', 'sample_collector']);
+      const pages = await cleanGinPendingLists(this.dataSource, ['sample']);
+      if (analysed.length || pages) {
+        this.logger.log(
+          `Analysed ${analysed.join(', ') || 'nothing'}, moved ${pages} GIN pending pages (${reason}) in ${Date.now() - started} ms`,
+        );
+      }
+    } catch (error) {
+      // After the write committed: a failure here must not fail (or retry) it; the worker's keeper tries again.
+      this.logger.warn(`Statistics refresh after ${reason} failed: ${(error as Error).message}`);
     }
   }
 
