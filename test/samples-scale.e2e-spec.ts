@@ -9,7 +9,8 @@ import { SampleSearchQuery } from '../src/modules/samples/sample-search';
 import { SamplesService } from '../src/modules/samples/samples.service';
 import { TestUser, createRegistrant, createUserWithToken } from './support/auth';
 import { createTestApp } from './support/test-app';
-import { testConfig } from './support/test-environment';
+import { IsolatedDatabase, createIsolatedDatabase } from './support/isolated-database';
+import { testConfig, testKeyPrefix } from './support/test-environment';
 import { WorkerProcess, startWorkerProcess } from './support/worker-process';
 import { buildWorkbook } from './support/workbooks';
 
@@ -29,16 +30,26 @@ describe('sample list plans after a bulk load', () => {
   let curator: TestUser;
   const http = () => request(app.getHttpServer());
 
+  /**
+   * A database and queues of this suite's own: plans are chosen from the table's size, statistics
+   * and GIN pending lists, which other suites' concurrent batches on a shared database would change
+   * under the test.
+   */
+  const prefix = `${testKeyPrefix()}-scale`;
+  let database: IsolatedDatabase | undefined;
+
   beforeAll(async () => {
-    app = await createTestApp();
+    database = await createIsolatedDatabase('scale');
+    app = await createTestApp({ config: testConfig({ DATABASE_URL: database.url, REDIS_KEY_PREFIX: prefix }) });
     owner = await createRegistrant(app);
     curator = await createUserWithToken(app, { isStaff: true });
-    worker = await startWorkerProcess();
+    worker = await startWorkerProcess({ DATABASE_URL: database.url, REDIS_KEY_PREFIX: prefix });
   }, 90_000);
 
   afterAll(async () => {
     await worker?.stop();
-    await app.close();
+    await app?.close();
+    await database?.drop();
   });
 
   async function publicListPlans(): Promise<Record<string, string>> {
@@ -89,7 +100,7 @@ describe('sample list plans after a bulk load', () => {
     }
     expect(job).toMatchObject({ status: 'completed' });
     // …and emptied the trigram indexes' pending lists (left alone, 1,500 rows leave dozens of pages
-    // there that every text search reads); other suites' single writes may have added a page since.
+    // there that every text search reads); nothing else writes to this suite's database.
     const [pending] = await app
       .get(DataSource)
       .query<{ pages: string }[]>("SELECT gin_clean_pending_list('idx_sample_name_trgm'::regclass) AS pages");
@@ -105,7 +116,7 @@ describe('sample list plans after a bulk load', () => {
       );
     expect(stats.analysed).toBe(true);
 
-    // This run's other suites register public samples meanwhile: the list is narrowed to this code.
+    // The list is narrowed to this code.
     const list = await http().get(`/api/samples/?registry_code=${owner.code}&page_size=25`).expect(200);
     expect(list.body.data).toHaveLength(25);
     expect(list.body.data[0].parent_sample).toBe(parentIgsn);
@@ -207,7 +218,7 @@ describe('sample list plans after a bulk load', () => {
   });
 
   it('answers a statement timeout with 503 and Retry-After, never 500', async () => {
-    const config = testConfig();
+    const config = testConfig({ DATABASE_URL: database!.url, REDIS_KEY_PREFIX: prefix });
     const slow = await createTestApp({
       config: { ...config, database: { ...config.database, statementTimeoutMs: 1 } },
     });
