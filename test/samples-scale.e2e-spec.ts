@@ -99,13 +99,15 @@ describe('sample list plans after a bulk load', () => {
       job = (await http().get(`/api/jobs/${queued.body.data.job_id}/`).set(owner.auth).expect(200)).body.data;
     }
     expect(job).toMatchObject({ status: 'completed' });
-    // …and emptied the trigram indexes' pending lists (left alone, 1,500 rows leave dozens of pages
-    // there that every text search reads); nothing else writes to this suite's database.
+    const batchId = (job.result as { batch_id: number }).batch_id;
+    // Once the batch committed, the worker refreshes statistics and empties the trigram indexes'
+    // pending lists (left alone, 1,500 rows leave dozens of pages there that every text search
+    // reads), and logs it: wait for that line. Nothing else writes to this suite's database.
+    await worker!.waitForOutput(`GIN pending pages (batch ${batchId})`);
     const [pending] = await app
       .get(DataSource)
       .query<{ pages: string }[]>("SELECT gin_clean_pending_list('idx_sample_name_trgm'::regclass) AS pages");
     expect(Number(pending.pages)).toBeLessThan(5);
-    const batchId = (job.result as { batch_id: number }).batch_id;
     await http().post(`/api/batches/${batchId}/accept/`).set(curator.auth).expect(200);
 
     // The application refreshed the statistics itself after the batch.

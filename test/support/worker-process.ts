@@ -7,6 +7,8 @@ export interface WorkerProcess {
   stop(): Promise<number | null>;
   /** SIGKILL: the worker dies mid-job. */
   kill(): Promise<void>;
+  /** Resolves once the worker's output contains `text` (see ServiceProcess.waitForOutput). */
+  waitForOutput(text: string, count?: number, timeoutMs?: number): Promise<void>;
 }
 
 /**
