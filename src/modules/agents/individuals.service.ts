@@ -12,7 +12,7 @@ import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { definedOnly } from '../vocabularies/common/defined-only';
 import { storedEqualsSent } from '../vocabularies/common/stored-equals-sent';
 import { canEditAgent } from './agent-edit.policy';
-import { ambiguousName, identifierTaken, inTransaction } from './agent-identity';
+import { ORCID, identifierTaken, inTransaction, resolveAgent } from './agent-identity';
 import { Individual } from './individual.entity';
 import { IndividualRepository } from './individual.repository';
 
@@ -132,52 +132,29 @@ export class IndividualsService {
     const labelField = fieldPath(options.field, 'label');
     if (label && label.length > 200) throw ApiError.invalidField(labelField, 'must be at most 200 characters');
     return inTransaction(options.manager, this.dataSource, async (manager) => {
-      let id: number;
-      if (uri) {
-        await this.rows.lockIdentifier(manager, uri);
-        const [existing] = await this.rows.idsByIdentifier(manager, uri);
-        if (existing === undefined) {
-          if (!label) {
-            throw ApiError.invalidField(
-              labelField,
-              'give a label, or fname and lname: no individual has this individual_uri',
-            );
-          }
-          const created = await this.rows.insertIdentified(manager, {
-            label,
+      const found = await resolveAgent(this.rows, this.labelled, manager, {
+        identifier: ORCID,
+        value: uri,
+        label,
+        labelField,
+        labelMissing: 'give a label, or fname and lname: no individual has this individual_uri',
+        insertIdentified: (named) =>
+          this.rows.insertIdentified(manager, {
+            label: named,
             fname: trimToNull(input.fname),
             lname: trimToNull(input.lname),
-            uri,
+            uri: uri as string,
             createdBy: options.createdBy ?? null,
-          });
-          return this.loadOne(created, manager);
-        }
-        id = existing;
-      } else {
-        const named = label as string;
-        const ids = await this.rows.idsByLabel(manager, named);
-        if (ids.length > 1) throw ambiguousName(labelField, 'individual', named, ids, 'individual_uri');
-        if (ids.length === 1) {
-          id = ids[0];
-        } else {
-          const match = await this.labelled.createOrMatch(
-            {
-              table: 'individual',
-              label: named,
-              uniqueBy: 'match_key',
-              values: {
-                label: named,
-                fname: trimToNull(input.fname),
-                lname: trimToNull(input.lname),
-                created_by: options.createdBy ?? null,
-              },
-            },
-            manager,
-          );
-          if (match.created) return this.loadOne(match.id, manager);
-          id = match.id;
-        }
-      }
+          }),
+        namedValues: {
+          label,
+          fname: trimToNull(input.fname),
+          lname: trimToNull(input.lname),
+          created_by: options.createdBy ?? null,
+        },
+      });
+      const id = found.id;
+      if (found.created) return this.loadOne(id, manager);
       return storedEqualsSent(this.labelled, manager, {
         table: 'individual',
         id,

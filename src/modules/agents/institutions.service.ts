@@ -12,7 +12,7 @@ import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { definedOnly } from '../vocabularies/common/defined-only';
 import { storedEqualsSent } from '../vocabularies/common/stored-equals-sent';
 import { canEditAgent } from './agent-edit.policy';
-import { ambiguousName, identifierTaken, inTransaction } from './agent-identity';
+import { ROR, identifierTaken, inTransaction, resolveAgent } from './agent-identity';
 import { Institution } from './institution.entity';
 import { InstitutionRepository } from './institution.repository';
 
@@ -108,42 +108,24 @@ export class InstitutionsService {
         manager,
       );
       const values = { label, ror, city: trimToNull(input.city), country_id: country?.id ?? null };
-      let id: number;
-      if (ror) {
-        await this.rows.lockIdentifier(manager, ror);
-        const [existing] = await this.rows.idsByIdentifier(manager, ror);
-        if (existing === undefined) {
-          if (!label) throw ApiError.invalidField(labelField, 'give a label: no institution has this ror');
-          const created = await this.rows.insertIdentified(manager, {
-            label,
-            ror,
+      const found = await resolveAgent(this.rows, this.labelled, manager, {
+        identifier: ROR,
+        value: ror,
+        label,
+        labelField,
+        labelMissing: 'give a label: no institution has this ror',
+        insertIdentified: (named) =>
+          this.rows.insertIdentified(manager, {
+            label: named,
+            ror: ror as string,
             city: values.city,
             countryId: values.country_id,
             createdBy: options.createdBy ?? null,
-          });
-          return this.loadOne(created, manager);
-        }
-        id = existing;
-      } else {
-        const named = label as string;
-        const ids = await this.rows.idsByLabel(manager, named);
-        if (ids.length > 1) throw ambiguousName(labelField, 'institution', named, ids, 'ror');
-        if (ids.length === 1) {
-          id = ids[0];
-        } else {
-          const match = await this.labelled.createOrMatch(
-            {
-              table: 'institution',
-              label: named,
-              uniqueBy: 'match_key',
-              values: { ...values, created_by: options.createdBy ?? null },
-            },
-            manager,
-          );
-          if (match.created) return this.loadOne(match.id, manager);
-          id = match.id;
-        }
-      }
+          }),
+        namedValues: { ...values, created_by: options.createdBy ?? null },
+      });
+      const id = found.id;
+      if (found.created) return this.loadOne(id, manager);
       return storedEqualsSent(this.labelled, manager, {
         table: 'institution',
         id,
