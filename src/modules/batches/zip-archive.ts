@@ -52,7 +52,7 @@ export class ZipArchive {
    * `size-mismatch` when it does not inflate to its declared size. Keeps the first `keep` bytes.
    */
   async inflate(entry: ZipEntry, options: { limit: number; maxRatio: number; keep?: number }): Promise<InflatedEntry> {
-    const data = this.compressedData(entry);
+    const content = this.open(entry);
     const keep = options.keep ?? 0;
     const head: Buffer[] = [];
     let kept = 0;
@@ -64,24 +64,16 @@ export class ZipArchive {
         kept += Math.min(chunk.length, keep - kept);
       }
       if (size > options.limit) throw new ZipProblem('too-large', `${entry.name} inflates past ${options.limit} bytes`);
-      if (size > 1024 * 1024 && size > data.length * options.maxRatio) {
+      if (size > 1024 * 1024 && size > entry.compressed * options.maxRatio) {
         throw new ZipProblem('ratio', `${entry.name} inflates more than ${options.maxRatio} times its size`);
       }
     };
-    if (entry.method === 0) {
-      for (let at = 0; at < data.length; at += FEED_CHUNK) take(data.subarray(at, at + FEED_CHUNK));
-    } else if (entry.method === 8) {
-      const inflater = createInflateRaw();
-      Readable.from(chunks(data)).pipe(inflater);
-      try {
-        for await (const chunk of inflater) take(chunk as Buffer);
-      } catch (error) {
-        inflater.destroy();
-        if (error instanceof ZipProblem) throw error;
-        throw new ZipProblem('damaged', `${entry.name} could not be inflated: ${(error as Error).message}`);
-      }
-    } else {
-      throw new ZipProblem('damaged', `${entry.name} uses an unsupported compression method (${entry.method})`);
+    try {
+      for await (const chunk of content) take(chunk as Buffer);
+    } catch (error) {
+      content.destroy();
+      if (error instanceof ZipProblem) throw error;
+      throw new ZipProblem('damaged', `${entry.name} could not be inflated: ${(error as Error).message}`);
     }
     if (size !== entry.declaredSize) {
       throw new ZipProblem('size-mismatch', `${entry.name} declares ${entry.declaredSize} bytes but holds ${size}`);
@@ -91,7 +83,8 @@ export class ZipArchive {
 
   /**
    * One entry's content as a stream, inflated as it is read (zlib's asynchronous stream, off the
-   * event loop). Nothing is counted: call it for an archive whose entries inflate() accepted.
+   * event loop). Nothing is counted here: inflate() counts it, and the worker reads parts only of
+   * an archive whose entries inflate() accepted.
    */
   open(entry: ZipEntry): Readable {
     const data = this.compressedData(entry);
