@@ -220,17 +220,36 @@ describe('sample list plans after a bulk load', () => {
   });
 
   it('answers a statement timeout with 503 and Retry-After, never 500', async () => {
+    // A sane timeout and a statement that is slow by construction: a trigger on this suite's own
+    // database sleeps far longer than the timeout, so the insert is cancelled on any machine (a
+    // 1 ms budget also cancelled the connection's first statements where they take over 1 ms).
     const config = testConfig({ DATABASE_URL: database!.url, REDIS_KEY_PREFIX: prefix });
+    const db = app.get(DataSource);
+    await db.query(
+      `CREATE FUNCTION scale_test_slow_insert() RETURNS trigger LANGUAGE plpgsql AS
+       $$ BEGIN PERFORM pg_sleep(60); RETURN NULL; END $$`,
+    );
+    await db.query(
+      `CREATE TRIGGER scale_test_slow_insert BEFORE INSERT ON sample
+       FOR EACH STATEMENT EXECUTE FUNCTION scale_test_slow_insert()`,
+    );
     const slow = await createTestApp({
-      config: { ...config, database: { ...config.database, statementTimeoutMs: 1 } },
+      config: { ...config, database: { ...config.database, statementTimeoutMs: 1000 } },
     });
     try {
-      const res = await request(slow.getHttpServer()).get('/api/samples/?page_size=2000&q=a');
+      const before = await db.query<{ n: number }[]>('SELECT count(*)::int AS n FROM sample');
+      const res = await request(slow.getHttpServer())
+        .post('/api/samples/')
+        .set(owner.auth)
+        .send({ name: `timeout-${randomUUID()}`, object_type: 'Core', latitude: 1, longitude: 2 });
       expect(res.status).toBe(503);
       expect(res.headers['retry-after']).toBe('5');
       expect(res.body).toEqual({ message: 'The database is busy; try again shortly.', errors: {} });
+      expect(await db.query('SELECT count(*)::int AS n FROM sample')).toEqual(before);
     } finally {
       await slow.close();
+      await db.query('DROP TRIGGER scale_test_slow_insert ON sample');
+      await db.query('DROP FUNCTION scale_test_slow_insert()');
     }
   });
 });

@@ -34,6 +34,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<INest
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
   if (options.logStream) app.useLogger(app.get(AppLogger));
   configureHttpApp(app, config);
-  await app.init();
+  try {
+    await app.init();
+  } catch (error) {
+    // Whatever did start (connection pools, Redis clients, queues) is closed, so a suite whose
+    // app cannot start fails with the cause instead of hanging on open handles.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   return app;
 }
