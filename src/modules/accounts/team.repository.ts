@@ -31,6 +31,17 @@ export class TeamRepository {
       .execute();
   }
 
+  /** The teams the user is a manager of, by name. */
+  async managedBy(userId: number): Promise<Team[]> {
+    return this.dataSource
+      .getRepository(Team)
+      .createQueryBuilder('team')
+      .innerJoin(TeamMember, 'member', 'member.team_id = team.id')
+      .where("member.user_id = :userId AND member.role = 'manager'", { userId })
+      .orderBy('team.name')
+      .getMany();
+  }
+
   async membershipsOf(userId: number): Promise<TeamMember[]> {
     return this.dataSource.getRepository(TeamMember).find({ where: { userId } });
   }

@@ -26,13 +26,13 @@ export class UserRepository {
     return manager.save(manager.create(User, fields));
   }
 
-  /** The active account of this email (as citext compares it), with its password hash. */
-  async findActiveWithPassword(email: string): Promise<(User & { passwordHash: string }) | null> {
+  /** The active account of this email (as citext compares it) that has a password, with its hash. */
+  async findActiveWithPassword(email: string): Promise<(User & { email: string; passwordHash: string }) | null> {
     return this.dataSource
       .createQueryBuilder(User, 'user')
       .addSelect('user.passwordHash')
-      .where('user.email = :email AND user.is_active', { email })
-      .getOne();
+      .where('user.email = :email AND user.is_active AND user.password_hash IS NOT NULL', { email })
+      .getOne() as Promise<(User & { email: string; passwordHash: string }) | null>;
   }
 
   /** The account of this email, as citext compares it. */
@@ -40,8 +40,22 @@ export class UserRepository {
     return this.dataSource.getRepository(User).findOne({ where: { email } });
   }
 
-  async findByOrcid(orcid: string): Promise<User | null> {
-    return this.dataSource.getRepository(User).findOne({ where: { orcid } });
+  async findByOrcid(orcid: string, manager: EntityManager = this.dataSource.manager): Promise<User | null> {
+    return manager.findOne(User, { where: { orcid } });
+  }
+
+  /** Links the ORCID iD to the account unless it has another one; false when it had. */
+  async linkOrcid(manager: EntityManager, userId: number, orcid: string): Promise<boolean> {
+    const result: [unknown[], number] = await manager.query(
+      'UPDATE registry_user SET orcid = $2 WHERE id = $1 AND (orcid IS NULL OR orcid = $2)',
+      [userId, orcid],
+    );
+    return result[1] === 1;
+  }
+
+  /** Gives the account upload permission (upload_permission_status 1). */
+  async grantUploadPermission(manager: EntityManager, userId: number): Promise<void> {
+    await manager.query('UPDATE registry_user SET upload_permission_status = 1 WHERE id = $1', [userId]);
   }
 
   /** The account with its linked individual. */
