@@ -1,4 +1,5 @@
 import { Type } from '@nestjs/common';
+import { AccountRequestsModule } from './modules/account-requests/account-requests.module';
 import { AccountsModule } from './modules/accounts/accounts.module';
 import { AgentsModule } from './modules/agents/agents.module';
 import { AuthModule } from './modules/auth/auth.module';
@@ -27,6 +28,7 @@ export const FEATURE_MODULES: Type[] = [
   BatchesModule,
   ExportsModule,
   NotificationsModule,
+  AccountRequestsModule,
   DataCiteModule,
   LandingPagesModule,
 ];

@@ -335,6 +335,23 @@ export class AccountsService {
     await this.users.grantUploadPermission(manager, userId);
   }
 
+  /** These accounts with their public identity (name), by id; unknown ids are left out. */
+  async usersByIds(ids: number[]): Promise<Map<number, User>> {
+    const users = await this.users.findManyWithIndividual([...new Set(ids)]);
+    return new Map(users.map((user) => [user.id, user]));
+  }
+
+  /** These teams by id; unknown ids are left out. */
+  async teamsByIds(ids: number[]): Promise<Map<number, Team>> {
+    const teams = await this.teams.findByIds([...new Set(ids)]);
+    return new Map(teams.map((team) => [team.id, team]));
+  }
+
+  /** The user's current role in the team, or undefined. */
+  async teamRole(userId: number, teamId: number): Promise<TeamRole | undefined> {
+    return (await this.teams.membershipsOf(userId)).find((member) => member.teamId === teamId)?.role;
+  }
+
   /** The teams the user manages (who may ask for a code for a team), by name. */
   async managedTeams(userId: number): Promise<Team[]> {
     return this.teams.managedBy(userId);

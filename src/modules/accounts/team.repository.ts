@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { Team, TeamMember, TeamRole } from './team.entity';
 
 /** Every SQL statement of `team` and `team_member`. Statements given a manager run in the caller's transaction. */
@@ -14,6 +14,11 @@ export class TeamRepository {
 
   async insert(manager: EntityManager, name: string): Promise<Team> {
     return manager.save(manager.create(Team, { name }));
+  }
+
+  async findByIds(ids: number[]): Promise<Team[]> {
+    if (ids.length === 0) return [];
+    return this.dataSource.getRepository(Team).findBy({ id: In(ids) });
   }
 
   async findByName(name: string): Promise<Team | null> {

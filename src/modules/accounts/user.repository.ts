@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { User } from './user.entity';
 
 /** Bytes given back to one user's storage (an expired file that was charged to it). */
@@ -61,6 +61,12 @@ export class UserRepository {
   /** The account with its linked individual. */
   async findWithIndividual(id: number, manager: EntityManager = this.dataSource.manager): Promise<User | null> {
     return manager.findOne(User, { where: { id }, relations: { individual: true } });
+  }
+
+  /** These accounts with their linked individuals (missing ids are left out). */
+  async findManyWithIndividual(ids: number[]): Promise<User[]> {
+    if (ids.length === 0) return [];
+    return this.dataSource.getRepository(User).find({ where: { id: In(ids) }, relations: { individual: true } });
   }
 
   /** The active account; with `lock`, share-locked until the caller's transaction ends. */
