@@ -1,4 +1,5 @@
 import { Type } from '@nestjs/common';
+import { AccountPagesModule } from './modules/account-pages/account-pages.module';
 import { AccountRequestsModule } from './modules/account-requests/account-requests.module';
 import { AccountsModule } from './modules/accounts/accounts.module';
 import { AgentsModule } from './modules/agents/agents.module';
@@ -31,4 +32,5 @@ export const FEATURE_MODULES: Type[] = [
   AccountRequestsModule,
   DataCiteModule,
   LandingPagesModule,
+  AccountPagesModule,
 ];

@@ -25,10 +25,14 @@ export class AccountRequestRepository {
     return repository.save(repository.create(fields));
   }
 
-  /** A page of requests, oldest first (the order a curator works through them), and how many. */
+  /**
+   * A page of requests and how many: oldest first (the order a curator works through them), or
+   * newest first (a requester's own history).
+   */
   async page(
     filter: AccountRequestFilter,
     page: { limit: number; offset: number },
+    order: 'oldest' | 'newest' = 'oldest',
   ): Promise<[AccountRequest[], number]> {
     const where: FindOptionsWhere<AccountRequest> = {};
     if (filter.kind) where.kind = filter.kind;
@@ -36,7 +40,7 @@ export class AccountRequestRepository {
     if (filter.userId !== undefined) where.userId = filter.userId;
     return this.dataSource.getRepository(AccountRequest).findAndCount({
       where,
-      order: { id: 'ASC' },
+      order: { id: order === 'oldest' ? 'ASC' : 'DESC' },
       take: page.limit,
       skip: page.offset,
     });

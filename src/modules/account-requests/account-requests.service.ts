@@ -123,6 +123,12 @@ export class AccountRequestsService {
     return { count, data: await this.toDtos(rows) };
   }
 
+  /** The caller's own requests of both kinds, newest first (their page), at most `limit`. */
+  async mine(caller: RequestCaller, limit = 100): Promise<AccountRequestDto[]> {
+    const [rows] = await this.requests.page({ userId: caller.userId }, { limit, offset: 0 }, 'newest');
+    return this.toDtos(rows);
+  }
+
   /** One request; 404 for a request the caller may not see (someone else's, for anyone but staff). */
   async get(caller: RequestCaller, kind: AccountRequestKind, idValue: string): Promise<AccountRequestDto> {
     const request = await this.requests.find(parseRequestId(idValue, kind), kind);
@@ -139,13 +145,20 @@ export class AccountRequestsService {
     return this.decide(caller, kind, idValue, 'approved', message?.trim() || null);
   }
 
+  /** Refusing says why: the message is required (400 naming `message`). */
   async refuse(
     caller: RequestCaller,
     kind: AccountRequestKind,
     idValue: string,
-    message: string,
+    message: string | undefined,
   ): Promise<AccountRequestDto> {
-    return this.decide(caller, kind, idValue, 'refused', message);
+    const said = message?.trim();
+    if (!said) {
+      throw ApiError.badRequest('Validation failed: message.', {
+        message: ['say why, so the requester knows what to do next'],
+      });
+    }
+    return this.decide(caller, kind, idValue, 'refused', said);
   }
 
   /**
