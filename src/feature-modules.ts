@@ -13,6 +13,7 @@ import { LegacyXmlModule } from './modules/legacy-xml/legacy-xml.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
 import { SamplesModule } from './modules/samples/samples.module';
 import { VocabulariesModule } from './modules/vocabularies/vocabularies.module';
+import { WebAssetsModule } from './modules/web-assets/web-assets.module';
 
 /**
  * The feature modules, imported by both the API and the worker so they share one module graph.
@@ -31,6 +32,7 @@ export const FEATURE_MODULES: Type[] = [
   NotificationsModule,
   AccountRequestsModule,
   DataCiteModule,
+  WebAssetsModule,
   LandingPagesModule,
   AccountPagesModule,
 ];

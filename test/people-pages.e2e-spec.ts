@@ -179,6 +179,10 @@ describe('pages for people', () => {
       await http().post('/staff/whatever').type('form').send({}).expect(403);
 
       const { cookie } = await orcidSignIn();
+      for (const done of ['constructor', '__proto__', 'nonsense']) {
+        const settings = await http().get(`/account/developer-settings?done=${done}`).set('Cookie', cookie).expect(200);
+        expect(settings.text).not.toContain('class="notice"');
+      }
       const page = await http().get('/account/requests').set('Cookie', cookie).expect(200);
       const csrf = csrfOf(page.text);
       const tooLong = await http()

@@ -17,7 +17,7 @@ import { AccountPageExceptionFilter } from './account-page.exception-filter';
 import { CsrfTokens } from './csrf';
 import { CsrfForm, SignInForm } from './dto/page-forms.dto';
 import { clearCookie, readCookie, setCookie } from './page-cookies';
-import { seeOther, sendPage } from './page-response';
+import { noticeFor, seeOther, sendPage } from './page-response';
 import {
   AccountPageGuard,
   CurrentPageSession,
@@ -183,7 +183,7 @@ export class AccountPagesController {
     @CurrentPageSession() session: PageSession,
     @Res() res: Response,
   ): Promise<void> {
-    const notice = typeof done === 'string' ? SETTINGS_NOTICES[done] : undefined;
+    const notice = noticeFor(SETTINGS_NOTICES, done);
     sendPage(res, 200, renderDeveloperSettings(await this.settingsView(session, { notice })));
   }
 

@@ -5,7 +5,6 @@ import { AccountRequestsModule } from '../account-requests/account-requests.modu
 import { AccountsModule } from '../accounts/accounts.module';
 import { AuthModule } from '../auth/auth.module';
 import { AccountPagesController } from './account-pages.controller';
-import { AssetsController } from './assets.controller';
 import { CsrfTokens } from './csrf';
 import { PageNotFoundController } from './page-not-found.controller';
 import { AccountPageGuard } from './page-session';
@@ -19,7 +18,7 @@ import { RequestPagesController } from './request-pages.controller';
 @Module({
   imports: [AuthModule, AccountsModule, AccountRequestsModule],
   // The catch-all 404 last: routes are matched in the order they are registered.
-  controllers: [AssetsController, AccountPagesController, RequestPagesController, PageNotFoundController],
+  controllers: [AccountPagesController, RequestPagesController, PageNotFoundController],
   providers: [
     AccountPageGuard,
     {

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { ACCOUNT_PAGE_CSP } from './site-assets';
+import { ACCOUNT_PAGE_CSP } from '../web-assets/site-assets';
 
 /**
  * Sends an account page: HTML under the pages' strict CSP, never cached (it shows tokens and a
@@ -16,4 +16,9 @@ export function sendPage(res: Response, status: number, html: string): void {
 export function seeOther(res: Response, location: string): void {
   res.setHeader('Cache-Control', 'no-store');
   res.redirect(303, location);
+}
+
+/** The notice a `?done=` value names, or undefined (only the table's own keys: `?done=constructor` is nothing). */
+export function noticeFor(notices: Record<string, string>, done: unknown): string | undefined {
+  return typeof done === 'string' && Object.hasOwn(notices, done) ? notices[done] : undefined;
 }

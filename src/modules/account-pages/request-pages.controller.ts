@@ -11,7 +11,7 @@ import { AccountsService } from '../accounts/accounts.service';
 import { AccountPageExceptionFilter } from './account-page.exception-filter';
 import { pageViewer } from './page-viewer';
 import { AccessRequestForm, CodeRequestForm, DecisionForm } from './dto/page-forms.dto';
-import { seeOther, sendPage } from './page-response';
+import { noticeFor, seeOther, sendPage } from './page-response';
 import { AccountPageGuard, CurrentPageSession, PageAccessFor, PageSession, signedInUser } from './page-session';
 import { renderRequests, renderStaffRequests } from './views/requests.view';
 
@@ -31,10 +31,6 @@ const STAFF_NOTICES: Record<string, string> = {
   approved: 'Approved. The requester has been notified.',
   refused: 'Refused. The requester has been notified, with your message.',
 };
-
-function notice(notices: Record<string, string>, done: unknown): string | undefined {
-  return typeof done === 'string' ? notices[done] : undefined;
-}
 
 /**
  * The pages for requests a curator decides: `/account/requests` (ask, and see the answers) and
@@ -70,7 +66,7 @@ export class RequestPagesController {
       uploadPermission: user.uploadPermission,
       requests,
       managedTeams: teams.map((team) => team.name),
-      notice: notice(REQUEST_NOTICES, done),
+      notice: noticeFor(REQUEST_NOTICES, done),
     });
     sendPage(res, 200, html);
   }
@@ -117,7 +113,7 @@ export class RequestPagesController {
       viewer,
       pending: pending.data,
       pendingCount: pending.count,
-      notice: notice(STAFF_NOTICES, done),
+      notice: noticeFor(STAFF_NOTICES, done),
     });
     sendPage(res, 200, html);
   }

@@ -1,6 +1,6 @@
 import { AuthenticatedUser } from '../../../core/auth/authenticated-user';
 import { escapeHtml as text } from '../../landing-pages/html';
-import { SCRIPT_PATH, STYLESHEET_PATH } from '../site-assets';
+import { SCRIPT_PATH, STYLESHEET_PATH } from '../../web-assets/site-assets';
 
 export { text };
 

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The one stylesheet and the one script of the account pages, served from /assets/ so the pages'
- * Content-Security-Policy allows nothing inline. Colours meet WCAG AA contrast on white (text
+ * The one stylesheet of the public pages (sample landing pages and account pages) and the account
+ * pages' one script, served from /assets/ so no page's Content-Security-Policy allows inline styles. Colours meet WCAG AA contrast on white (text
  * 15.3:1, muted 7:1, links and buttons 8.6:1, errors 7.1:1); focus is always visible; touch
  * targets are at least 44 px high.
  */
 export const SITE_STYLESHEET = `:root { color-scheme: light; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 1rem/1.55 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1a1a1a; background: #fff; }
-header, main, footer { max-width: 52rem; margin: 0 auto; padding: 0 1rem; }
+header, main, footer { max-width: 50rem; margin: 0 auto; padding: 0 1rem; }
 header { padding-top: 1rem; color: #4a4a4a; font-size: .95rem; }
 h1 { font-size: 1.75rem; line-height: 1.2; margin: .5rem 0 .75rem; overflow-wrap: anywhere; }
 h2 { font-size: 1.25rem; margin: 2rem 0 .5rem; border-bottom: 1px solid #d0d0d0; padding-bottom: .25rem; }
