@@ -42,7 +42,7 @@ export function signedInUser(session: PageSession): AuthenticatedUser {
 /** A page of this site to come back to after signing in; anything else (another host, `//x`) is the default. */
 export function safeNext(value: unknown, fallback = '/account/developer-settings'): string {
   if (typeof value !== 'string' || value.length > 500) return fallback;
-  return /^\/(account|staff)(\/[A-Za-z0-9._~\-/]*)?(\?[A-Za-z0-9._~\-=&%]*)?$/.test(value) && !value.startsWith('//')
+  return /^\/(account|staff)(\/[A-Za-z0-9._~\-/]*)?(\?[A-Za-z0-9._~\-=&%]*)?$/.test(value) && !value.includes('..')
     ? value
     : fallback;
 }
