@@ -1,31 +1,20 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { AccountPageController } from './account-page.controller.decorator';
+import { Body, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { randomBytes } from 'node:crypto';
-import { Public } from '../../core/auth/public.decorator';
 import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
-import { AcceptsContentTypes } from '../../core/http/content-type.guard';
 import { ApiError } from '../../core/http/api-error';
-import { PUBLIC_PAGES_MOUNT } from '../../core/http/configure-http-app';
 import { publicBaseUrl } from '../../core/http/public-address';
 import { AccountsService } from '../accounts/accounts.service';
 import { AuthThrottlerGuard } from '../auth/auth-throttler.guard';
 import { ORCID_FLOW_SECONDS, OrcidSignInService } from '../auth/orcid-sign-in.service';
 import { MAX_ACTIVE_DEVELOPER_PAIRS, TokenService } from '../auth/token.service';
-import { AccountPageExceptionFilter } from './account-page.exception-filter';
 import { CsrfTokens } from './csrf';
 import { CsrfForm, SignInForm } from './dto/page-forms.dto';
 import { clearCookie, readCookie, setCookie } from './page-cookies';
 import { noticeFor, seeOther, sendPage } from './page-response';
-import {
-  AccountPageGuard,
-  CurrentPageSession,
-  PageAccessFor,
-  PageSession,
-  safeNext,
-  signedInUser,
-} from './page-session';
+import { CurrentPageSession, PageAccessFor, PageSession, safeNext, signedInUser } from './page-session';
 import { DeveloperSettingsView, inWords, renderDeveloperSettings } from './views/developer-settings.view';
 import { PageViewer } from './views/layout';
 import { pageViewer } from './page-viewer';
@@ -47,12 +36,7 @@ const SETTINGS_NOTICES: Record<string, string> = {
  * HTML outside /api/ (served through the public-pages mount); a browser session cookie identifies
  * the user here and nowhere in the JSON API.
  */
-@ApiExcludeController()
-@Public()
-@UseGuards(AccountPageGuard)
-@UseFilters(AccountPageExceptionFilter)
-@AcceptsContentTypes('application/x-www-form-urlencoded')
-@Controller(PUBLIC_PAGES_MOUNT)
+@AccountPageController()
 export class AccountPagesController {
   constructor(
     private readonly accounts: AccountsService,

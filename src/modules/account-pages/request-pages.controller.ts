@@ -1,18 +1,14 @@
-import { Body, Controller, Get, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { AccountPageController } from './account-page.controller.decorator';
+import { Body, Get, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { Public } from '../../core/auth/public.decorator';
 import { ApiError } from '../../core/http/api-error';
-import { AcceptsContentTypes } from '../../core/http/content-type.guard';
-import { PUBLIC_PAGES_MOUNT } from '../../core/http/configure-http-app';
 import { AccountRequestKind } from '../account-requests/account-request.entity';
 import { AccountRequestsService } from '../account-requests/account-requests.service';
 import { AccountsService } from '../accounts/accounts.service';
-import { AccountPageExceptionFilter } from './account-page.exception-filter';
 import { pageViewer } from './page-viewer';
 import { AccessRequestForm, CodeRequestForm, DecisionForm } from './dto/page-forms.dto';
 import { noticeFor, seeOther, sendPage } from './page-response';
-import { AccountPageGuard, CurrentPageSession, PageAccessFor, PageSession, signedInUser } from './page-session';
+import { CurrentPageSession, PageAccessFor, PageSession, signedInUser } from './page-session';
 import { renderRequests, renderStaffRequests } from './views/requests.view';
 
 /** How many pending requests the staff page shows at once (oldest first). */
@@ -36,12 +32,7 @@ const STAFF_NOTICES: Record<string, string> = {
  * The pages for requests a curator decides: `/account/requests` (ask, and see the answers) and
  * `/staff/requests` (decide). They call AccountRequestsService exactly as the JSON API does.
  */
-@ApiExcludeController()
-@Public()
-@UseGuards(AccountPageGuard)
-@UseFilters(AccountPageExceptionFilter)
-@AcceptsContentTypes('application/x-www-form-urlencoded')
-@Controller(PUBLIC_PAGES_MOUNT)
+@AccountPageController()
 export class RequestPagesController {
   constructor(
     private readonly requests: AccountRequestsService,
