@@ -255,6 +255,7 @@ describe('pages for people', () => {
     });
 
     it('refuses a callback whose state, flow cookie, code or nonce is not the one this browser started', async () => {
+      provider.nextIdentity = { sub: bareOrcid() };
       const start = await http().get('/account/sign-in/orcid').expect(303);
       const flow = cookiePair(setCookies(start).get('sr_orcid_flow'));
       const authorize = new URL(start.headers.location);

@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes, randomInt } from 'node:crypto';
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import jwt from 'jsonwebtoken';
@@ -19,6 +19,12 @@ interface IssuedCode {
   nonce: string | undefined;
   challenge: string | undefined;
   used: boolean;
+}
+
+/** An ORCID-shaped iD (16 random digits) no fixed test identity uses. */
+export function randomOrcid(): string {
+  const digits = Array.from({ length: 16 }, () => randomInt(10)).join('');
+  return digits.match(/.{4}/g)?.join('-') ?? digits;
 }
 
 function escape(value: string): string {
@@ -45,7 +51,8 @@ export class FakeOpenIdProvider {
   private readonly codes = new Map<string, IssuedCode>();
   private server?: Server;
   issuer = '';
-  nextIdentity: FakeIdentity = { sub: '0000-0002-1825-0097' };
+  /** Who signs in next; by default an iD of its own, so no other suite's account is signed in to. */
+  nextIdentity: FakeIdentity = { sub: randomOrcid() };
   /** The next id_token carries this nonce instead of the one asked for. */
   forgeNonce?: string;
   /** Token requests answered, and why any was refused. */
