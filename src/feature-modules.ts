@@ -1,4 +1,6 @@
 import { Type } from '@nestjs/common';
+import { AccountPagesModule } from './modules/account-pages/account-pages.module';
+import { AccountRequestsModule } from './modules/account-requests/account-requests.module';
 import { AccountsModule } from './modules/accounts/accounts.module';
 import { AgentsModule } from './modules/agents/agents.module';
 import { AuthModule } from './modules/auth/auth.module';
@@ -11,6 +13,7 @@ import { LegacyXmlModule } from './modules/legacy-xml/legacy-xml.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
 import { SamplesModule } from './modules/samples/samples.module';
 import { VocabulariesModule } from './modules/vocabularies/vocabularies.module';
+import { WebAssetsModule } from './modules/web-assets/web-assets.module';
 
 /**
  * The feature modules, imported by both the API and the worker so they share one module graph.
@@ -27,6 +30,9 @@ export const FEATURE_MODULES: Type[] = [
   BatchesModule,
   ExportsModule,
   NotificationsModule,
+  AccountRequestsModule,
   DataCiteModule,
+  WebAssetsModule,
   LandingPagesModule,
+  AccountPagesModule,
 ];

@@ -168,7 +168,7 @@ export const COMMANDS: Record<string, { usage: string; run: Command }> = {
           'Generating developer tokens requires upload permission (user:create --upload-permission).',
         );
       }
-      const pair = await context.get(TokenService).issuePair(user.id, 'developer');
+      const pair = await context.get(TokenService).issuePair(user.id, 'developer', null, 'cli');
       return {
         id: pair.id,
         access: pair.access,

@@ -4,7 +4,8 @@ import type { Request } from 'express';
 /** Who is calling, as established by the bearer-token guard from a valid, unrevoked access token. */
 export interface AuthenticatedUser {
   userId: number;
-  email: string;
+  /** Null for an account made by ORCID sign-in without a verified email address. */
+  email: string | null;
   isStaff: boolean;
   isAdmin: boolean;
   /** 1 when the account may upload and generate developer tokens. */

@@ -102,6 +102,36 @@ describe('loadAppConfig', () => {
     });
   });
 
+  it("turns sign in with ORCID on with both client variables, on ORCID's public issuer unless told", () => {
+    expect(loadAppConfig(base).auth.orcid).toBeNull();
+    expect(loadAppConfig({ ...base, ORCID_CLIENT_ID: 'APP-1234', ORCID_CLIENT_SECRET: 'shh' }).auth.orcid).toEqual({
+      issuer: 'https://orcid.org',
+      clientId: 'APP-1234',
+      clientSecret: 'shh',
+    });
+    expect(
+      loadAppConfig({
+        ...base,
+        ORCID_ISSUER: 'https://sandbox.orcid.org/',
+        ORCID_CLIENT_ID: 'APP-1234',
+        ORCID_CLIENT_SECRET: 'shh',
+      }).auth.orcid?.issuer,
+    ).toBe('https://sandbox.orcid.org');
+    expect(errorFor({ ...base, ORCID_CLIENT_ID: 'APP-1234' })).toBe(
+      'Invalid configuration: ORCID_CLIENT_SECRET is required when ORCID_CLIENT_ID is set (sign in with ORCID).',
+    );
+    expect(
+      errorFor({ ...base, ORCID_ISSUER: 'orcid', ORCID_CLIENT_ID: 'APP-1234', ORCID_CLIENT_SECRET: 'shh' }),
+    ).toContain('ORCID_ISSUER must be a URL');
+  });
+
+  it('makes the session cookie Secure except in tests, unless told', () => {
+    expect(loadAppConfig(base).auth.sessionCookieSecure).toBe(true);
+    expect(loadAppConfig({ ...base, NODE_ENV: 'production' }).auth.sessionCookieSecure).toBe(true);
+    expect(loadAppConfig({ ...base, NODE_ENV: 'test' }).auth.sessionCookieSecure).toBe(false);
+    expect(loadAppConfig({ ...base, SESSION_COOKIE_SECURE: 'false' }).auth.sessionCookieSecure).toBe(false);
+  });
+
   it('parses CORS origin lists', () => {
     const config = loadAppConfig({ ...base, CORS_ORIGINS: 'https://a.example, http://b.example:8080' });
     expect(config.http.corsOrigins).toEqual(['https://a.example', 'http://b.example:8080']);

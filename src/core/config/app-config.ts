@@ -66,6 +66,13 @@ export interface AppConfig {
     rateLimitPerIp: number;
     /** Attempts per minute on login and refresh, per account. */
     rateLimitPerAccount: number;
+    /**
+     * Whether the browser session cookie is `Secure` (and `__Host-` prefixed): true unless turned
+     * off, or NODE_ENV is `test` (the browser tests talk plain HTTP to 127.0.0.1).
+     */
+    sessionCookieSecure: boolean;
+    /** Sign in with ORCID on the account pages; null when ORCID_CLIENT_ID/SECRET are unset (off). */
+    orcid: OrcidSignInConfig | null;
   };
   igsn: {
     doiPrefix: string;
@@ -121,6 +128,14 @@ export interface DataCiteConfig {
   concurrency: number;
   /** A request that takes longer is abandoned and retried. */
   timeoutMs: number;
+}
+
+/** The OpenID Connect provider people sign in with on the account pages (ORCID). */
+export interface OrcidSignInConfig {
+  /** Issuer URL: `https://orcid.org` (production), `https://sandbox.orcid.org`; discovery is read from it. */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
 }
 
 export class ConfigError extends Error {
@@ -247,6 +262,29 @@ function dataCiteConfig(env: Env, publicUrl: string | null): DataCiteConfig | nu
   };
 }
 
+const ORCID_VARIABLES = ['ORCID_CLIENT_ID', 'ORCID_CLIENT_SECRET'] as const;
+
+/** Both client variables, or neither (ORCID sign-in off); the issuer defaults to ORCID's public one. */
+function orcidConfig(env: Env): OrcidSignInConfig | null {
+  const given = ORCID_VARIABLES.filter((name) => raw(env, name) !== undefined);
+  if (given.length === 0) return null;
+  const missing = ORCID_VARIABLES.find((name) => raw(env, name) === undefined);
+  if (missing) throw new ConfigError(missing, `is required when ${given[0]} is set (sign in with ORCID).`);
+  const issuer =
+    raw(env, 'ORCID_ISSUER') === undefined
+      ? 'https://orcid.org'
+      : url(env, 'ORCID_ISSUER', ['http:', 'https:'], 'https://orcid.org or https://sandbox.orcid.org');
+  const clientId = required(env, 'ORCID_CLIENT_ID', "the client id of the registry's ORCID API credentials");
+  if (!/^[\x21-\x7e]{1,200}$/.test(clientId)) {
+    throw new ConfigError('ORCID_CLIENT_ID', 'must be 1-200 printable characters without spaces.');
+  }
+  return {
+    issuer: issuer.replace(/\/+$/, ''),
+    clientId,
+    clientSecret: required(env, 'ORCID_CLIENT_SECRET', 'the client secret of those credentials'),
+  };
+}
+
 /** Validates the environment into an AppConfig; throws ConfigError naming the first bad variable. */
 export function loadAppConfig(env: Env): AppConfig {
   const nodeEnv = oneOf(env, 'NODE_ENV', ['development', 'production', 'test'] as const, 'development');
@@ -336,6 +374,8 @@ export function loadAppConfig(env: Env): AppConfig {
       passwordHashRounds: integer(env, 'PASSWORD_HASH_ROUNDS', 12, 4, 15),
       rateLimitPerIp: integer(env, 'AUTH_RATE_LIMIT_PER_IP', 30, 1, 100000),
       rateLimitPerAccount: integer(env, 'AUTH_RATE_LIMIT_PER_ACCOUNT', 10, 1, 100000),
+      sessionCookieSecure: boolean(env, 'SESSION_COOKIE_SECURE', nodeEnv !== 'test'),
+      orcid: orcidConfig(env),
     },
     igsn: { doiPrefix },
     exports: {

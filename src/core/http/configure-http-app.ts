@@ -18,12 +18,15 @@ export const API_PREFIX = 'api';
 /** Deprecated v1 XML paths that live outside /api/. */
 export const LEGACY_PATHS = ['webservices/upload.php', 'webservices/update.php'];
 /**
- * Public pages outside /api/ (sample landing pages, where DOIs resolve, and the sitemap) are served
+ * Public pages outside /api/ (sample landing pages, where DOIs resolve, the sitemap, the account
+ * pages and their assets) are served
  * by controllers mounted at /api/{PUBLIC_PAGES_MOUNT}/: excluding `samples/:igsn` from the global
  * prefix would also move the API's own `samples/:igsn` routes, as exclusion matches route paths.
  */
 export const PUBLIC_PAGES_MOUNT = 'public-pages';
-const PUBLIC_PAGE_URL = /^\/(?:samples\/|sitemap\.xml(?:$|\?)|sitemaps\/)/;
+const PUBLIC_PAGE_URL = /^\/(?:samples\/|sitemap\.xml(?:$|\?)|sitemaps\/|assets\/)/;
+/** The account pages (`/account/…`, `/staff/…`) take form posts as well as GETs. */
+const ACCOUNT_PAGE_URL = /^\/(?:account|staff)(?:[/?]|$)/;
 /** Routes that read their body as raw bytes (the legacy XML endpoints): the JSON and form parsers skip them. */
 export const RAW_BODY_PATHS = [...LEGACY_PATHS, `${API_PREFIX}/samples/legacy-xml`].map((path) => `/${path}`);
 
@@ -65,7 +68,8 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
     maxAge: 600,
   });
   express.use((req: Request, _res: Response, next: NextFunction) => {
-    if ((req.method === 'GET' || req.method === 'HEAD') && PUBLIC_PAGE_URL.test(req.url)) {
+    const read = req.method === 'GET' || req.method === 'HEAD';
+    if ((read && PUBLIC_PAGE_URL.test(req.url)) || ACCOUNT_PAGE_URL.test(req.url)) {
       req.url = `/${API_PREFIX}/${PUBLIC_PAGES_MOUNT}${req.url}`;
     }
     next();

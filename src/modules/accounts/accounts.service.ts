@@ -32,8 +32,32 @@ const ORCID_PATTERN = /^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$/;
 
 /** The candidate citext found, if it is the same address under emailKey (citext folds more). */
 function sameAddress<T extends User>(candidate: T | null, email: string): T | undefined {
-  return candidate && emailKey(candidate.email) === emailKey(email) ? candidate : undefined;
+  return candidate?.email && emailKey(candidate.email) === emailKey(email) ? candidate : undefined;
 }
+
+function uniqueViolation(error: unknown): boolean {
+  return error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505';
+}
+
+/** Who an ORCID sign-in says signed in: the iD, and the name and verified address it gave, if any. */
+export interface OrcidIdentity {
+  orcid: string;
+  name?: string | null;
+  email?: string | null;
+}
+
+interface NewAccount {
+  email: string | null;
+  passwordHash: string | null;
+  name: string | null;
+  orcid: string | null;
+  uploadPermission: boolean;
+  isStaff: boolean;
+  isAdmin: boolean;
+}
+
+/** Who owns a new registry code: a user (by email or id) or a team (by name or id). */
+export type RegistryCodeOwner = { email?: string; team?: string; userId?: number; teamId?: number };
 
 /**
  * The 409 for a new code whose namespace holds IGSNs registered under a shorter code (the database
@@ -67,15 +91,12 @@ export class AccountsService {
     private readonly passwords: PasswordHasher,
   ) {}
 
-  async createUser(input: CreateUserInput): Promise<User> {
+  async createUser(input: CreateUserInput): Promise<User & { email: string }> {
     const email = input.email.trim();
     if (!EMAIL_PATTERN.test(email) || email.length > 255)
       throw ApiError.invalidField('email', 'must be an email address');
     if (input.password.length < 8) throw ApiError.invalidField('password', 'must be at least 8 characters');
-    const orcid = input.orcid?.trim().replace(/^https?:\/\/orcid\.org\//, '');
-    if (orcid !== undefined && !ORCID_PATTERN.test(orcid)) {
-      throw ApiError.invalidField('orcid', 'must be an ORCID iD such as 0000-0002-1825-0097');
-    }
+    const orcid = input.orcid === undefined ? undefined : AccountsService.normaliseOrcid(input.orcid);
     const passwordHash = await this.passwords.hash(input.password);
     return this.dataSource.transaction(async (manager) => {
       if (await this.users.existsBy(manager, { email })) {
@@ -85,31 +106,120 @@ export class AccountsService {
         throw ApiError.conflict(`A user with ORCID ${orcid} already exists.`, { orcid: ['already exists'] });
       }
       const name = input.name?.trim() || email.split('@')[0];
-      const [fname, ...rest] = name.split(/\s+/);
-      const individual = await this.individuals.insert(manager, {
-        label: name.slice(0, 200),
-        fname: rest.length ? fname.slice(0, 100) : null,
-        lname: rest.length ? rest.join(' ').slice(0, 100) : null,
-        email,
-        individualUri: orcid ? `https://orcid.org/${orcid}` : null,
-      });
-      const user = await this.users.insert(manager, {
+      const user = await this.insertAccount(manager, {
         email,
         passwordHash,
-        individualId: individual.id,
+        name,
         orcid: orcid ?? null,
-        uploadPermissionStatus: input.uploadPermission ? 1 : 0,
+        uploadPermission: input.uploadPermission ?? false,
         isStaff: input.isStaff ?? false,
         isAdmin: input.isAdmin ?? false,
       });
-      // The user's public identity is theirs to edit.
-      await this.individuals.update(manager, individual.id, { createdBy: user.id });
-      return this.requireUser(user.id, manager);
+      return user as User & { email: string };
     });
   }
 
-  /** The account with its password hash, for login; undefined when unknown or inactive. */
-  async findForLogin(email: string): Promise<(User & { passwordHash: string }) | undefined> {
+  /** `https://orcid.org/0000-…` or the bare iD → the bare iD; anything else a 400 naming `orcid`. */
+  static normaliseOrcid(value: string): string {
+    const orcid = value.trim().replace(/^https?:\/\/(www\.)?orcid\.org\//, '');
+    if (!ORCID_PATTERN.test(orcid)) {
+      throw ApiError.invalidField('orcid', 'must be an ORCID iD such as 0000-0002-1825-0097');
+    }
+    return orcid;
+  }
+
+  /** The account row and its public identity (the linked individual, which is the user's to edit). */
+  private async insertAccount(manager: EntityManager, account: NewAccount): Promise<User> {
+    const name = account.name?.trim() || null;
+    const [fname, ...rest] = name?.split(/\s+/) ?? [];
+    const individual = await this.individuals.insert(manager, {
+      label: name?.slice(0, 200) ?? null,
+      fname: rest.length ? fname.slice(0, 100) : null,
+      lname: rest.length ? rest.join(' ').slice(0, 100) : null,
+      email: account.email,
+      individualUri: account.orcid ? `https://orcid.org/${account.orcid}` : null,
+    });
+    const user = await this.users.insert(manager, {
+      email: account.email,
+      passwordHash: account.passwordHash,
+      individualId: individual.id,
+      orcid: account.orcid,
+      uploadPermissionStatus: account.uploadPermission ? 1 : 0,
+      isStaff: account.isStaff,
+      isAdmin: account.isAdmin,
+    });
+    await this.individuals.update(manager, individual.id, { createdBy: user.id });
+    return this.requireUser(user.id, manager);
+  }
+
+  /**
+   * The account an ORCID sign-in stands for: the one linked to the iD (made by the CLI or by an
+   * earlier sign-in), else a new one linked to it, without a password and without upload
+   * permission. The new account takes the identity provider's verified email address only when no
+   * other account has it: an address never moves an identity into someone else's account.
+   * Concurrent first sign-ins with one iD make one account (the iD is unique; the loser reads it).
+   */
+  async signInWithOrcid(identity: OrcidIdentity): Promise<User> {
+    const orcid = AccountsService.normaliseOrcid(identity.orcid);
+    const existing = await this.users.findByOrcid(orcid);
+    if (existing) return existing;
+    const email = identity.email?.trim();
+    const usableEmail =
+      email && EMAIL_PATTERN.test(email) && email.length <= 255 && !(await this.users.findByEmail(email))
+        ? email
+        : null;
+    try {
+      return await this.dataSource.transaction((manager) =>
+        this.insertAccount(manager, {
+          email: usableEmail,
+          passwordHash: null,
+          name: identity.name ?? null,
+          orcid,
+          uploadPermission: false,
+          isStaff: false,
+          isAdmin: false,
+        }),
+      );
+    } catch (error) {
+      const raced = uniqueViolation(error) ? await this.users.findByOrcid(orcid) : null;
+      if (raced) return raced;
+      if (uniqueViolation(error) && usableEmail) {
+        // The address was taken meanwhile: the account is made without it.
+        return this.signInWithOrcid({ ...identity, email: null });
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Links an ORCID iD to a signed-in account (someone who proved both identities in one browser
+   * session). 409 when another account has the iD or this one has a different iD.
+   */
+  async linkOrcid(userId: number, orcidValue: string): Promise<User> {
+    const orcid = AccountsService.normaliseOrcid(orcidValue);
+    return this.dataSource.transaction(async (manager) => {
+      const holder = await this.users.findByOrcid(orcid, manager);
+      if (holder && holder.id !== userId) {
+        throw ApiError.conflict(`ORCID iD ${orcid} belongs to another account.`, { orcid: ['already linked'] });
+      }
+      if (!(await this.users.linkOrcid(manager, userId, orcid))) {
+        throw ApiError.conflict('This account is linked to a different ORCID iD.', { orcid: ['already linked'] });
+      }
+      return this.requireUser(userId, manager);
+    });
+  }
+
+  /**
+   * The active account these credentials sign in to, or undefined. Unknown addresses and accounts
+   * without a password are compared against a dummy hash, so the answer takes as long either way.
+   */
+  async authenticate(email: string, password: string): Promise<User | undefined> {
+    const user = await this.findForLogin(email);
+    return (await this.passwords.verify(password, user?.passwordHash)) && user ? user : undefined;
+  }
+
+  /** The account with its password hash, for login; undefined when unknown, inactive or without a password. */
+  async findForLogin(email: string): Promise<(User & { email: string; passwordHash: string }) | undefined> {
     return sameAddress(await this.users.findActiveWithPassword(email.trim()), email);
   }
 
@@ -179,29 +289,72 @@ export class AccountsService {
     return upper;
   }
 
-  async createRegistryCode(code: string, owner: { email?: string; team?: string }): Promise<RegistryCode> {
+  /**
+   * Creates a registry code owned by exactly one user or team: the one rule behind the CLI's
+   * `registry-code:create` and a curator's approval of a code request (in the caller's
+   * transaction when given). 409 when the code exists or its namespace is taken.
+   */
+  async createRegistryCode(code: string, owner: RegistryCodeOwner, manager?: EntityManager): Promise<RegistryCode> {
     const normalised = AccountsService.normaliseRegistryCode(code);
-    if ((owner.email === undefined) === (owner.team === undefined)) {
+    const userGiven = owner.email !== undefined || owner.userId !== undefined;
+    const teamGiven = owner.team !== undefined || owner.teamId !== undefined;
+    if (userGiven === teamGiven) {
       throw ApiError.badRequest('A registry code is owned by exactly one user (--owner-email) or one team (--team).');
     }
     let userOwnerId: number | null = null;
     let teamOwnerId: number | null = null;
-    if (owner.email !== undefined) {
+    if (owner.userId !== undefined) {
+      userOwnerId = (await this.requireUser(owner.userId, manager)).id;
+    } else if (owner.email !== undefined) {
       const user = await this.findByEmail(owner.email);
       if (!user) throw ApiError.notFound(`No user with email ${owner.email}.`);
       userOwnerId = user.id;
+    } else if (owner.teamId !== undefined) {
+      teamOwnerId = owner.teamId;
     } else {
       teamOwnerId = (await this.requireTeamByName(owner.team ?? '')).id;
     }
     const inserted = await this.registryCodes
-      .insertUnlessExists({ code: normalised, userOwnerId, teamOwnerId })
+      .insertUnlessExists({ code: normalised, userOwnerId, teamOwnerId }, manager)
       .catch((error: unknown) => {
         throw namespaceTaken(normalised, error) ?? error;
       });
     if (!inserted) {
       throw ApiError.conflict(`Registry code ${normalised} already exists.`, { code: ['already exists'] });
     }
-    return this.registryCodes.findOrFail(normalised);
+    return this.registryCodes.findOrFail(normalised, manager);
+  }
+
+  /** Whether a registry code of this name exists (upper-cased). */
+  async registryCodeExists(code: string): Promise<boolean> {
+    return (await this.registryCodes.find(code.trim().toUpperCase())) !== null;
+  }
+
+  /** Gives the account upload permission, in the caller's transaction. */
+  async grantUploadPermission(manager: EntityManager, userId: number): Promise<void> {
+    await this.users.grantUploadPermission(manager, userId);
+  }
+
+  /** These accounts with their public identity (name), by id; unknown ids are left out. */
+  async usersByIds(ids: number[]): Promise<Map<number, User>> {
+    const users = await this.users.findManyWithIndividual([...new Set(ids)]);
+    return new Map(users.map((user) => [user.id, user]));
+  }
+
+  /** These teams by id; unknown ids are left out. */
+  async teamsByIds(ids: number[]): Promise<Map<number, Team>> {
+    const teams = await this.teams.findByIds([...new Set(ids)]);
+    return new Map(teams.map((team) => [team.id, team]));
+  }
+
+  /** The user's current role in the team, or undefined. */
+  async teamRole(userId: number, teamId: number): Promise<TeamRole | undefined> {
+    return (await this.teams.membershipsOf(userId)).find((member) => member.teamId === teamId)?.role;
+  }
+
+  /** The teams the user manages (who may ask for a code for a team), by name. */
+  async managedTeams(userId: number): Promise<Team[]> {
+    return this.teams.managedBy(userId);
   }
 
   /** The code's owners, or undefined when no such code exists. */

@@ -15,8 +15,11 @@ export class RegistryCodeRepository {
    * Inserts the code unless it exists; false when it did. A database error (such as the namespace
    * check of migration RegistryCodeNamespaceFree) is thrown as it comes.
    */
-  async insertUnlessExists(row: Pick<RegistryCode, 'code' | 'userOwnerId' | 'teamOwnerId'>): Promise<boolean> {
-    const inserted = await this.dataSource
+  async insertUnlessExists(
+    row: Pick<RegistryCode, 'code' | 'userOwnerId' | 'teamOwnerId'>,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
+    const inserted = await manager
       .createQueryBuilder()
       .insert()
       .into(RegistryCode)
@@ -27,8 +30,8 @@ export class RegistryCodeRepository {
     return Boolean(inserted.raw) && (inserted.raw as unknown[]).length > 0;
   }
 
-  async findOrFail(code: string): Promise<RegistryCode> {
-    return this.dataSource.getRepository(RegistryCode).findOneByOrFail({ code });
+  async findOrFail(code: string, manager: EntityManager = this.dataSource.manager): Promise<RegistryCode> {
+    return manager.findOneByOrFail(RegistryCode, { code });
   }
 
   async find(code: string, manager: EntityManager = this.dataSource.manager): Promise<RegistryCode | null> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { Team, TeamMember, TeamRole } from './team.entity';
 
 /** Every SQL statement of `team` and `team_member`. Statements given a manager run in the caller's transaction. */
@@ -16,6 +16,11 @@ export class TeamRepository {
     return manager.save(manager.create(Team, { name }));
   }
 
+  async findByIds(ids: number[]): Promise<Team[]> {
+    if (ids.length === 0) return [];
+    return this.dataSource.getRepository(Team).findBy({ id: In(ids) });
+  }
+
   async findByName(name: string): Promise<Team | null> {
     return this.dataSource.getRepository(Team).findOne({ where: { name } });
   }
@@ -29,6 +34,17 @@ export class TeamRepository {
       .values(member)
       .orUpdate(['role'], ['team_id', 'user_id'])
       .execute();
+  }
+
+  /** The teams the user is a manager of, by name. */
+  async managedBy(userId: number): Promise<Team[]> {
+    return this.dataSource
+      .getRepository(Team)
+      .createQueryBuilder('team')
+      .innerJoin(TeamMember, 'member', 'member.team_id = team.id')
+      .where("member.user_id = :userId AND member.role = 'manager'", { userId })
+      .orderBy('team.name')
+      .getMany();
   }
 
   async membershipsOf(userId: number): Promise<TeamMember[]> {

@@ -7,12 +7,13 @@ export class User {
   @PrimaryGeneratedColumn()
   id: number;
 
-  /** Unique case-insensitively (citext). */
-  @Column({ type: 'citext', unique: true })
-  email: string;
+  /** Unique case-insensitively (citext). Null for an account made by ORCID sign-in without a verified address. */
+  @Column({ type: 'citext', unique: true, nullable: true })
+  email: string | null;
 
-  @Column({ type: 'varchar', length: 100, select: false })
-  passwordHash: string;
+  /** Null for an account that signs in with ORCID only. */
+  @Column({ type: 'varchar', length: 100, select: false, nullable: true })
+  passwordHash: string | null;
 
   @ManyToOne(() => Individual, { nullable: true, eager: false })
   @JoinColumn({ name: 'individual_id' })

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { User } from './user.entity';
 
 /** Bytes given back to one user's storage (an expired file that was charged to it). */
@@ -26,13 +26,13 @@ export class UserRepository {
     return manager.save(manager.create(User, fields));
   }
 
-  /** The active account of this email (as citext compares it), with its password hash. */
-  async findActiveWithPassword(email: string): Promise<(User & { passwordHash: string }) | null> {
+  /** The active account of this email (as citext compares it) that has a password, with its hash. */
+  async findActiveWithPassword(email: string): Promise<(User & { email: string; passwordHash: string }) | null> {
     return this.dataSource
       .createQueryBuilder(User, 'user')
       .addSelect('user.passwordHash')
-      .where('user.email = :email AND user.is_active', { email })
-      .getOne();
+      .where('user.email = :email AND user.is_active AND user.password_hash IS NOT NULL', { email })
+      .getOne() as Promise<(User & { email: string; passwordHash: string }) | null>;
   }
 
   /** The account of this email, as citext compares it. */
@@ -40,13 +40,33 @@ export class UserRepository {
     return this.dataSource.getRepository(User).findOne({ where: { email } });
   }
 
-  async findByOrcid(orcid: string): Promise<User | null> {
-    return this.dataSource.getRepository(User).findOne({ where: { orcid } });
+  async findByOrcid(orcid: string, manager: EntityManager = this.dataSource.manager): Promise<User | null> {
+    return manager.findOne(User, { where: { orcid } });
+  }
+
+  /** Links the ORCID iD to the account unless it has another one; false when it had. */
+  async linkOrcid(manager: EntityManager, userId: number, orcid: string): Promise<boolean> {
+    const result: [unknown[], number] = await manager.query(
+      'UPDATE registry_user SET orcid = $2 WHERE id = $1 AND (orcid IS NULL OR orcid = $2)',
+      [userId, orcid],
+    );
+    return result[1] === 1;
+  }
+
+  /** Gives the account upload permission (upload_permission_status 1). */
+  async grantUploadPermission(manager: EntityManager, userId: number): Promise<void> {
+    await manager.query('UPDATE registry_user SET upload_permission_status = 1 WHERE id = $1', [userId]);
   }
 
   /** The account with its linked individual. */
   async findWithIndividual(id: number, manager: EntityManager = this.dataSource.manager): Promise<User | null> {
     return manager.findOne(User, { where: { id }, relations: { individual: true } });
+  }
+
+  /** These accounts with their linked individuals (missing ids are left out). */
+  async findManyWithIndividual(ids: number[]): Promise<User[]> {
+    if (ids.length === 0) return [];
+    return this.dataSource.getRepository(User).find({ where: { id: In(ids) }, relations: { individual: true } });
   }
 
   /** The active account; with `lock`, share-locked until the caller's transaction ends. */

@@ -20,8 +20,8 @@ import { ApiError } from '../../core/http/api-error';
 import { AcceptsContentTypes } from '../../core/http/content-type.guard';
 import { ErrorBody } from '../../core/http/error-body';
 import { AccountsService } from '../accounts/accounts.service';
-import { PasswordHasher } from '../accounts/password-hasher';
 import { AuthThrottlerGuard } from './auth-throttler.guard';
+import { CONNECTION_TOKEN_FORBIDDEN, refuseConnectionToken } from './connection-token.policy';
 import { ConnectionService } from './connection.service';
 import {
   ConnectionExchangeRequest,
@@ -39,21 +39,6 @@ const FORM_OR_JSON = ['application/json', 'application/x-www-form-urlencoded'];
 const TOO_MANY = { type: ErrorBody, example: { message: 'Too many attempts; try again in 42 seconds.', errors: {} } };
 const INVALID_REFRESH = { type: ErrorBody, example: { message: INVALID_REFRESH_MESSAGE, errors: {} } };
 
-/**
- * A connection-issued pair stands for an integration acting for the user, not the user at their
- * developer settings: it may not mint developer tokens (which would outlive the connection) nor
- * revoke the user's developer tokens (one or all).
- */
-function refuseConnectionToken(caller: AuthenticatedUser, action: string): void {
-  if (caller.tokenKind === 'connection') {
-    throw ApiError.forbidden(`Tokens issued to an integration connection cannot ${action}.`);
-  }
-}
-
-const CONNECTION_TOKEN_FORBIDDEN = (action: string) => ({
-  type: ErrorBody,
-  example: { message: `Tokens issued to an integration connection cannot ${action}.`, errors: {} },
-});
 const CREATE_DEVELOPER_TOKENS = 'create developer tokens';
 const REVOKE_DEVELOPER_TOKENS = 'revoke developer tokens';
 
@@ -62,7 +47,6 @@ const REVOKE_DEVELOPER_TOKENS = 'revoke developer tokens';
 export class AuthController {
   constructor(
     private readonly accounts: AccountsService,
-    private readonly passwords: PasswordHasher,
     private readonly tokens: TokenService,
     private readonly connections: ConnectionService,
   ) {}
@@ -77,11 +61,9 @@ export class AuthController {
   @ApiUnauthorizedResponse({ type: ErrorBody, example: { message: 'Invalid email or password.', errors: {} } })
   @ApiTooManyRequestsResponse(TOO_MANY)
   async login(@Body() body: LoginRequest): Promise<TokenPairResponse> {
-    const user = await this.accounts.findForLogin(body.email);
-    if (!(await this.passwords.verify(body.password, user?.passwordHash)) || !user) {
-      throw ApiError.unauthorized('Invalid email or password.');
-    }
-    const pair = await this.tokens.issuePair(user.id, 'session');
+    const user = await this.accounts.authenticate(body.email, body.password);
+    if (!user) throw ApiError.unauthorized('Invalid email or password.');
+    const pair = await this.tokens.issuePair(user.id, 'session', null, 'api');
     return { data: { access: pair.access, refresh: pair.refresh } };
   }
 

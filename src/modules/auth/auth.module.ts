@@ -20,6 +20,8 @@ import { AccessTokenStrategy } from './access-token.strategy';
 import { BearerAuthGuard } from './bearer-auth.guard';
 import { TOKEN_ALGORITHM, TOKEN_ISSUER, jwtSigningKey } from './jwt-signing-key';
 import { ConnectionService } from './connection.service';
+import { OrcidSignInService } from './orcid-sign-in.service';
+import { SessionsController } from './sessions.controller';
 import { TokenPair } from './token-pair.entity';
 import { TokenPairRepository } from './token-pair.repository';
 import { TokenService } from './token.service';
@@ -76,15 +78,16 @@ function accountTracker(key: KeyObject) {
       }),
     }),
   ],
-  controllers: [AuthController],
+  controllers: [AuthController, SessionsController],
   providers: [
     TokenService,
     TokenPairRepository,
     ConnectionService,
+    OrcidSignInService,
     AuthConnectionRepository,
     AccessTokenStrategy,
     { provide: APP_GUARD, useClass: BearerAuthGuard },
   ],
-  exports: [TokenService, ConnectionService],
+  exports: [TokenService, ConnectionService, OrcidSignInService],
 })
 export class AuthModule {}

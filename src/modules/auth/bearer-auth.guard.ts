@@ -41,7 +41,8 @@ export class BearerAuthGuard extends AuthGuard(ACCESS_TOKEN_STRATEGY) {
     await super.canActivate(context);
     const user = await this.tokens.authenticateClaims(request.user as unknown as AccessClaims);
     request.user = user;
-    if (user.tokenKind === 'developer') await this.tokens.touch(user.tokenPairId);
+    // Every kind, so the developer token and session lists can say when each was last used.
+    await this.tokens.touch(user.tokenPairId);
     return true;
   }
 

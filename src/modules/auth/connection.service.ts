@@ -31,6 +31,9 @@ export interface CreateConnectionInput {
   secret?: string;
 }
 
+/** What verifies an id_token: a connection, or the ORCID sign-in provider described as one. */
+export type IdTokenIssuer = Pick<AuthConnection, 'issuer' | 'audience' | 'jwksUrl' | 'publicKey' | 'secret'>;
+
 interface Jwk {
   kid?: string;
   kty: string;
@@ -43,7 +46,7 @@ interface Jwk {
  * may type any address into an identity provider's sign-up form. An issuer that does not send
  * `email_verified` at all is taken at its word.
  */
-function verifiedEmail(claims: JwtPayload): string | undefined {
+export function verifiedEmail(claims: JwtPayload): string | undefined {
   if (typeof claims.email !== 'string') return undefined;
   const verified: unknown = claims.email_verified;
   return verified === undefined || verified === true || verified === 'true' ? claims.email : undefined;
@@ -109,26 +112,7 @@ export class ConnectionService {
   async resolveUser(connectionName: string, idToken: unknown): Promise<{ user: User; connection: AuthConnection }> {
     const connection = await this.connections.findWithSecret(connectionName);
     if (!connection) throw ApiError.notFound(`No integration connection named ${connectionName}.`);
-    if (typeof idToken !== 'string' || idToken.length === 0 || idToken.length > 16384) {
-      throw ApiError.unauthorized(INVALID_ID_TOKEN);
-    }
-    const decoded = jwt.decode(idToken, { complete: true });
-    if (!decoded || typeof decoded.payload === 'string') throw ApiError.unauthorized(INVALID_ID_TOKEN);
-    const key = await this.verificationKey(connection, decoded.header);
-    let claims: string | JwtPayload;
-    try {
-      claims = jwt.verify(idToken, key, {
-        algorithms: connection.secret ? ['HS256', 'HS384', 'HS512'] : ASYMMETRIC_ALGORITHMS,
-        issuer: connection.issuer,
-        audience: connection.audience,
-        clockTimestamp: Math.floor(this.clock.now().getTime() / 1000),
-        clockTolerance: 30,
-      });
-    } catch {
-      throw ApiError.unauthorized(INVALID_ID_TOKEN);
-    }
-    // jsonwebtoken checks `exp` only when present: an id_token that never expires is not one we take.
-    if (typeof claims === 'string' || typeof claims.exp !== 'number') throw ApiError.unauthorized(INVALID_ID_TOKEN);
+    const claims = await this.verifyIdToken(connection, idToken);
     const orcid = typeof claims.sub === 'string' ? claims.sub.replace(/^https?:\/\/orcid\.org\//, '') : undefined;
     const byOrcid = orcid ? await this.accounts.findByOrcid(orcid) : undefined;
     const email = verifiedEmail(claims);
@@ -140,7 +124,36 @@ export class ConnectionService {
     return { user, connection };
   }
 
-  private async verificationKey(connection: AuthConnection, header: JwtHeader): Promise<KeyObject> {
+  /**
+   * The claims of an id_token whose signature, `iss`, `aud` and `exp` the issuer's keys and names
+   * verify, or a 401: the one check behind the connection exchange and the account pages' ORCID
+   * sign-in (which passes its provider as an unsaved connection).
+   */
+  async verifyIdToken(issuer: IdTokenIssuer, idToken: unknown): Promise<JwtPayload> {
+    if (typeof idToken !== 'string' || idToken.length === 0 || idToken.length > 16384) {
+      throw ApiError.unauthorized(INVALID_ID_TOKEN);
+    }
+    const decoded = jwt.decode(idToken, { complete: true });
+    if (!decoded || typeof decoded.payload === 'string') throw ApiError.unauthorized(INVALID_ID_TOKEN);
+    const key = await this.verificationKey(issuer, decoded.header);
+    let claims: string | JwtPayload;
+    try {
+      claims = jwt.verify(idToken, key, {
+        algorithms: issuer.secret ? ['HS256', 'HS384', 'HS512'] : ASYMMETRIC_ALGORITHMS,
+        issuer: issuer.issuer,
+        audience: issuer.audience,
+        clockTimestamp: Math.floor(this.clock.now().getTime() / 1000),
+        clockTolerance: 30,
+      });
+    } catch {
+      throw ApiError.unauthorized(INVALID_ID_TOKEN);
+    }
+    // jsonwebtoken checks `exp` only when present: an id_token that never expires is not one we take.
+    if (typeof claims === 'string' || typeof claims.exp !== 'number') throw ApiError.unauthorized(INVALID_ID_TOKEN);
+    return claims;
+  }
+
+  private async verificationKey(connection: IdTokenIssuer, header: JwtHeader): Promise<KeyObject> {
     if (connection.secret) return createSecretKey(Buffer.from(connection.secret, 'utf8'));
     if (connection.publicKey) return createPublicKey(connection.publicKey);
     const keys = await this.jwks(connection.jwksUrl ?? '', false);

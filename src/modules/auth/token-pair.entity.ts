@@ -3,6 +3,13 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm'
 export type TokenKind = 'session' | 'developer' | 'connection';
 
 /**
+ * Where a pair was issued, so its user can tell their sessions apart: `api` (POST /api/auth/login/),
+ * `browser-password` / `browser-orcid` (the account pages), `cli` (token:create); null before it was recorded.
+ */
+export const PAIR_ORIGINS = ['api', 'browser-password', 'browser-orcid', 'cli'] as const;
+export type PairOrigin = (typeof PAIR_ORIGINS)[number];
+
+/**
  * One access/refresh pair "slot": a login session, a developer token pair or a connection-issued
  * pair. Rotation keeps the slot (the id the developer settings list shows) and bumps `generation`;
  * tokens of an older generation, or of a revoked slot, are refused.
@@ -47,4 +54,7 @@ export class TokenPair {
 
   @Column({ type: 'varchar', length: 40, nullable: true })
   revokedReason: string | null;
+
+  @Column({ type: 'varchar', length: 20, nullable: true })
+  origin: PairOrigin | null;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { pooledQuery } from '../../core/database/prepared-query';
 import { TokenKind, TokenPair } from './token-pair.entity';
@@ -8,7 +8,7 @@ import { TokenKind, TokenPair } from './token-pair.entity';
 /** A pair's state and its user's, as the bearer-token check reads them. */
 export interface PairStateRow {
   user_id: number;
-  email: string;
+  email: string | null;
   is_staff: boolean;
   is_admin: boolean;
   upload_permission_status: number | null;
@@ -36,14 +36,14 @@ interface TokenPairRow {
 export class TokenPairRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Unrevoked pairs of one kind, oldest first (expired ones included). */
+  /** Unrevoked pairs of these kinds, oldest first (expired ones included). */
   async unrevoked(
     userId: number,
-    kind: TokenKind,
+    kinds: TokenKind[],
     manager: EntityManager = this.dataSource.manager,
   ): Promise<TokenPair[]> {
     return manager.find(TokenPair, {
-      where: { userId, kind, revokedAt: IsNull() },
+      where: { userId, kind: In(kinds), revokedAt: IsNull() },
       order: { createdAt: 'ASC', seq: 'ASC' },
     });
   }
@@ -114,18 +114,18 @@ export class TokenPairRepository {
     return result[1];
   }
 
-  /** Revokes these unrevoked developer pairs (of `userId` only, when given); returns how many. */
-  async revokeDeveloper(
+  /** Revokes these unrevoked pairs of these kinds (of `userId` only, when given); returns how many. */
+  async revoke(
     ids: string[],
-    revocation: { reason: string; now: Date; userId?: number },
+    revocation: { reason: string; now: Date; kinds: TokenKind[]; userId?: number },
     manager: EntityManager = this.dataSource.manager,
   ): Promise<number> {
     if (ids.length === 0) return 0;
     const result: [unknown[], number] = await manager.query(
       `UPDATE token_pair SET revoked_at = $2, revoked_reason = $3
-        WHERE id = ANY($1::uuid[]) AND revoked_at IS NULL AND kind = 'developer'
+        WHERE id = ANY($1::uuid[]) AND revoked_at IS NULL AND kind = ANY($5::varchar[])
           AND ($4::integer IS NULL OR user_id = $4)`,
-      [ids, revocation.now, revocation.reason, revocation.userId ?? null],
+      [ids, revocation.now, revocation.reason, revocation.userId ?? null, revocation.kinds],
     );
     return result[1];
   }

@@ -10,8 +10,12 @@ import { InjectAppConfig } from '../../core/config/app-config.token';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { ApiError } from '../../core/http/api-error';
 import { UserRepository } from '../accounts/user.repository';
-import { TokenKind, TokenPair } from './token-pair.entity';
+import { PairOrigin, TokenKind, TokenPair } from './token-pair.entity';
 import { TokenPairRepository } from './token-pair.repository';
+
+function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}
 
 export const INVALID_REFRESH_MESSAGE = 'Invalid or expired refresh token.';
 export const MAX_ACTIVE_DEVELOPER_PAIRS = 5;
@@ -33,13 +37,32 @@ interface RefreshClaims extends JwtPayload {
   gen: number;
 }
 
+interface BrowserSessionClaims extends JwtPayload {
+  typ: 'browser';
+  sid: string;
+  gen: number;
+}
+
 export interface IssuedPair {
   id: string;
   access: string;
   refresh: string;
   createdAt: Date;
   expiresAt: Date;
+  /** Developer pairs this one displaced (the oldest beyond five), oldest first. */
+  evicted: { id: string; createdAt: Date }[];
 }
+
+/** A browser's session on the account pages: the cookie's token and the session pair it stands for. */
+export interface BrowserSession {
+  token: string;
+  pairId: string;
+  expiresAt: Date;
+}
+
+/** Kinds of pair a user lists and revokes as "sessions" (developer pairs have their own list). */
+export const SESSION_KINDS: TokenKind[] = ['session', 'connection'];
+const SESSION_NOT_FOUND = 'Session not found.';
 
 /**
  * Issues, rotates, verifies and revokes token pairs. Tokens are HS256 JWTs; only HS256 is ever
@@ -99,17 +122,40 @@ export class TokenService {
    * revokes the oldest. The user's row is locked meanwhile so two concurrent creations cannot
    * both see four active pairs.
    */
-  async issuePair(userId: number, kind: TokenKind, connectionName: string | null = null): Promise<IssuedPair> {
+  async issuePair(
+    userId: number,
+    kind: TokenKind,
+    connectionName: string | null = null,
+    origin: PairOrigin | null = null,
+  ): Promise<IssuedPair> {
+    const { pair, refreshJti, evicted } = await this.insertPair(userId, kind, connectionName, origin);
+    return {
+      id: pair.id,
+      ...this.sign(pair, refreshJti),
+      createdAt: pair.createdAt,
+      expiresAt: pair.expiresAt,
+      evicted: evicted.map((old) => ({ id: old.id, createdAt: old.createdAt })),
+    };
+  }
+
+  private async insertPair(
+    userId: number,
+    kind: TokenKind,
+    connectionName: string | null,
+    origin: PairOrigin | null,
+  ): Promise<{ pair: TokenPair; refreshJti: string; evicted: TokenPair[] }> {
     return this.dataSource.transaction(async (manager) => {
       const now = this.clock.now();
+      let evicted: TokenPair[] = [];
       if (kind === 'developer') {
         await this.users.lockForUpdate(manager, userId);
-        const active = await this.activePairs(userId, 'developer', manager);
+        const active = await this.activePairs(userId, ['developer'], manager);
         const excess = active.length - (MAX_ACTIVE_DEVELOPER_PAIRS - 1);
         if (excess > 0) {
-          await this.pairs.revokeDeveloper(
-            active.slice(0, excess).map((pair) => pair.id),
-            { reason: 'evicted', now: this.clock.now() },
+          evicted = active.slice(0, excess);
+          await this.pairs.revoke(
+            evicted.map((pair) => pair.id),
+            { reason: 'evicted', now: this.clock.now(), kinds: ['developer'] },
             manager,
           );
         }
@@ -120,24 +166,88 @@ export class TokenService {
         userId,
         kind,
         connectionName,
+        origin,
         generation: 1,
         refreshJti,
         createdAt: now,
         expiresAt: new Date(now.getTime() + this.lifetimes(kind).refresh * 1000),
       });
-      return { id: pair.id, ...this.sign(pair, refreshJti), createdAt: pair.createdAt, expiresAt: pair.expiresAt };
+      return { pair, refreshJti, evicted };
     });
   }
 
-  /** Active (unrevoked, unexpired) pairs of one kind, oldest first. */
-  private async activePairs(userId: number, kind: TokenKind, manager?: EntityManager): Promise<TokenPair[]> {
-    const pairs = await this.pairs.unrevoked(userId, kind, manager);
+  /**
+   * A session for a browser signed in on the account pages: a session pair (listed and revoked
+   * with the user's other sessions) whose tokens are never handed out. The browser keeps a token of
+   * its own type (`typ: browser`) in an HttpOnly cookie, which neither the bearer guard (it takes
+   * `access` tokens) nor refresh and blacklist (they take `refresh` tokens) accept, so the cookie
+   * cannot become an API credential. It lasts as long as a session pair's refresh token
+   * (SESSION_REFRESH_TTL) from sign-in, and ends at once when the pair is revoked.
+   */
+  async issueBrowserSession(userId: number, origin: 'browser-password' | 'browser-orcid'): Promise<BrowserSession> {
+    const { pair } = await this.insertPair(userId, 'session', null, origin);
+    const claims: BrowserSessionClaims = {
+      typ: 'browser',
+      sid: pair.id,
+      gen: pair.generation,
+      iat: this.nowSeconds(),
+      exp: Math.floor(pair.expiresAt.getTime() / 1000),
+    };
+    const token = this.jwt.sign(claims, { subject: String(pair.userId), jwtid: randomUUID() });
+    return { token, pairId: pair.id, expiresAt: pair.expiresAt };
+  }
+
+  /** The signed-in user behind a browser session cookie's token, or undefined (expired, revoked, forged). */
+  async authenticateBrowserSession(token: string): Promise<AuthenticatedUser | undefined> {
+    if (token.length === 0 || token.length > 4096) return undefined;
+    let claims: string | JwtPayload;
+    try {
+      claims = this.jwt.verify<JwtPayload>(token, { clockTimestamp: this.nowSeconds() });
+    } catch {
+      return undefined;
+    }
+    if (
+      typeof claims === 'string' ||
+      claims.typ !== 'browser' ||
+      typeof claims.exp !== 'number' ||
+      typeof claims.sub !== 'string' ||
+      !isUuid(claims.sid) ||
+      !Number.isInteger(claims.gen)
+    ) {
+      return undefined;
+    }
+    const caller = await this.pairCaller(claims.sid, claims.gen as number, claims.sub);
+    if (!caller || caller.tokenKind !== 'session') return undefined;
+    await this.touch(caller.tokenPairId);
+    return caller;
+  }
+
+  /** Active (unrevoked, unexpired) pairs of these kinds, oldest first. */
+  private async activePairs(userId: number, kinds: TokenKind[], manager?: EntityManager): Promise<TokenPair[]> {
+    const pairs = await this.pairs.unrevoked(userId, kinds, manager);
     const now = this.clock.now().getTime();
     return pairs.filter((pair) => pair.expiresAt.getTime() > now);
   }
 
   async listDeveloperPairs(userId: number): Promise<TokenPair[]> {
-    return this.activePairs(userId, 'developer');
+    return this.activePairs(userId, ['developer']);
+  }
+
+  /** The user's active session pairs (API sign-ins and browser sessions) and connection-issued pairs. */
+  async listSessions(userId: number): Promise<TokenPair[]> {
+    return this.activePairs(userId, SESSION_KINDS);
+  }
+
+  /** Revokes one of the user's session or connection pairs; 404 when it is not theirs or not active. */
+  async revokeSession(userId: number, pairId: string): Promise<void> {
+    if (!isUuid(pairId)) throw ApiError.notFound(SESSION_NOT_FOUND);
+    const revoked = await this.pairs.revoke([pairId], {
+      reason: 'deleted',
+      now: this.clock.now(),
+      userId,
+      kinds: SESSION_KINDS,
+    });
+    if (revoked !== 1) throw ApiError.notFound(SESSION_NOT_FOUND);
   }
 
   private verifyRefresh(token: unknown): RefreshClaims & { sub: string; jti: string } {
@@ -211,7 +321,12 @@ export class TokenService {
   /** Deletes (revokes) one developer pair of the user; 404 when it is not theirs or not active. */
   async revokeDeveloperPair(userId: number, pairId: string): Promise<void> {
     if (!/^[0-9a-f-]{36}$/i.test(pairId)) throw ApiError.notFound('Developer token not found.');
-    const revoked = await this.pairs.revokeDeveloper([pairId], { reason: 'deleted', now: this.clock.now(), userId });
+    const revoked = await this.pairs.revoke([pairId], {
+      reason: 'deleted',
+      now: this.clock.now(),
+      userId,
+      kinds: ['developer'],
+    });
     if (revoked !== 1) throw ApiError.notFound('Developer token not found.');
   }
 
@@ -234,17 +349,25 @@ export class TokenService {
       throw ApiError.unauthorized('The access token is invalid.');
     }
     if (!/^[0-9a-f-]{36}$/i.test(claims.sid)) throw ApiError.unauthorized('The access token is invalid.');
-    const row = await this.pairs.pairState(claims.sid);
-    if (!row || row.generation !== claims.gen || String(row.user_id) !== claims.sub) {
-      throw ApiError.unauthorized('The access token has been revoked.');
-    }
+    const caller = await this.pairCaller(claims.sid, claims.gen, claims.sub);
+    if (!caller) throw ApiError.unauthorized('The access token has been revoked.');
+    return caller;
+  }
+
+  /**
+   * The caller a pair stands for, read with the pair in one indexed query: undefined unless the
+   * pair is unrevoked, at this generation, the subject's, and its user active.
+   */
+  private async pairCaller(sid: string, generation: number, subject: string): Promise<AuthenticatedUser | undefined> {
+    const row = await this.pairs.pairState(sid);
+    if (!row || row.generation !== generation || String(row.user_id) !== subject) return undefined;
     return {
       userId: row.user_id,
       email: row.email,
       isStaff: row.is_staff,
       isAdmin: row.is_admin,
       uploadPermission: row.upload_permission_status === 1,
-      tokenPairId: claims.sid,
+      tokenPairId: sid,
       tokenKind: row.kind,
       connection: row.connection_name,
       teams: row.teams,
@@ -252,8 +375,8 @@ export class TokenService {
   }
 
   /**
-   * Marks a developer pair as used (shown as last_used_at); at most once a minute per pair. This
-   * process remembers when it last wrote each pair, so the other requests of that minute cost no
+   * Marks a pair as used (shown as last_used_at in the developer token and session lists); at most
+   * once a minute per pair. This process remembers when it last wrote each pair, so the other requests of that minute cost no
    * statement at all.
    */
   async touch(pairId: string): Promise<void> {

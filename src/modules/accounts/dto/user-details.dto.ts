@@ -53,8 +53,9 @@ export class UserIndividual {
 export class RegistryUser {
   individual: UserIndividual | null;
 
-  @ApiProperty({ example: 'marie@example.org' })
-  email: string;
+  /** Null for an account made by signing in with ORCID when ORCID gave no verified address. */
+  @ApiProperty({ nullable: true, type: String, example: 'marie@example.org' })
+  email: string | null;
 
   @ApiProperty({ example: '2026-11-22T10:00:00.000Z' })
   registration_date: string;

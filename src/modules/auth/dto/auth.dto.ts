@@ -1,5 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { PAIR_ORIGINS } from '../token-pair.entity';
+
+const SESSION_KIND_VALUES = ['session', 'connection'];
 
 const EXAMPLE_ACCESS = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJhY2Nlc3MifQ.c2lnbmF0dXJl';
 const EXAMPLE_REFRESH = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJyZWZyZXNoIn0.c2lnbmF0dXJl';
@@ -102,4 +105,42 @@ export class RevokedCountBody {
 
 export class RevokedCountResponse {
   data: RevokedCountBody;
+}
+
+export class SessionSummary {
+  @ApiProperty({ format: 'uuid', example: '8f14e45f-ceea-4d7a-9a53-0c2f1f0e7b11' })
+  id: string;
+
+  /** `session`: a sign-in (API login or the account pages); `connection`: issued to an integration connection. */
+  @ApiProperty({ enum: SESSION_KIND_VALUES, example: 'session' })
+  kind: string;
+
+  /** The integration connection's name for `connection` pairs, otherwise null. */
+  @ApiProperty({ nullable: true, type: String, example: null })
+  connection: string | null;
+
+  /**
+   * Where it was issued: `api` (POST /api/auth/login/), `browser-password` or `browser-orcid` (the
+   * account pages), `cli`; null when not recorded (connection pairs, older sessions).
+   */
+  @ApiProperty({ nullable: true, enum: [...PAIR_ORIGINS], type: String, example: 'browser-orcid' })
+  origin: string | null;
+
+  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' })
+  created_at: string;
+
+  /** When it ends unless revoked first (the refresh token's expiry). */
+  @ApiProperty({ example: '2026-12-06T10:00:00.000Z' })
+  expires_at: string;
+
+  @ApiProperty({ nullable: true, type: String, example: '2026-11-23T08:30:00.000Z' })
+  last_used_at: string | null;
+
+  /** Whether the token of this request belongs to it. */
+  @ApiProperty({ example: true })
+  current: boolean;
+}
+
+export class SessionListResponse {
+  data: SessionSummary[];
 }
