@@ -6,6 +6,7 @@ import { BackgroundJobsModule } from './modules/background-jobs/background-jobs.
 import { BatchesModule } from './modules/batches/batches.module';
 import { DataCiteModule } from './modules/datacite/datacite.module';
 import { ExportsModule } from './modules/exports/exports.module';
+import { HarvestingModule } from './modules/harvesting/harvesting.module';
 import { LandingPagesModule } from './modules/landing-pages/landing-pages.module';
 import { LegacyXmlModule } from './modules/legacy-xml/legacy-xml.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
@@ -29,4 +30,5 @@ export const FEATURE_MODULES: Type[] = [
   NotificationsModule,
   DataCiteModule,
   LandingPagesModule,
+  HarvestingModule,
 ];

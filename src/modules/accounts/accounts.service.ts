@@ -209,6 +209,11 @@ export class AccountsService {
     return (await this.registryCodes.find(code.trim().toUpperCase(), manager)) ?? undefined;
   }
 
+  /** Every registry code, in code order (OAI-PMH sets). */
+  async allRegistryCodes(): Promise<string[]> {
+    return this.registryCodes.allCodes();
+  }
+
   /** Which of these codes (upper-cased) no registry code has. */
   async unknownRegistryCodes(codes: string[]): Promise<string[]> {
     const wanted = codes.map((code) => code.trim().toUpperCase());

@@ -10,6 +10,7 @@ import { Sample, SampleCollector } from './sample.entity';
 import { SampleMapper } from './sample.mapper';
 import { SampleRepository } from './sample.repository';
 import { SampleReferences } from './sample-references';
+import { SampleHarvestRepository } from './sample-harvest.repository';
 import { SamplesController } from './samples.controller';
 import { SamplesService } from './samples.service';
 
@@ -21,6 +22,7 @@ const SAMPLE_PROVIDERS = [
   SampleAccessPolicy,
   IgsnService,
   SampleReferences,
+  SampleHarvestRepository,
 ];
 
 /** Samples: IGSN minting, register, fetch, update, deactivate, search, and the access policy. */
