@@ -10,6 +10,8 @@ if [ ! -f .env ]; then
   cp .env.example .env
   echo "up: wrote .env from .env.example"
 fi
-npm install --no-audit --no-fund
+# --no-save: install exactly what package-lock.json names without rewriting it (npm would add this
+# platform's optional packages to it).
+npm install --no-audit --no-fund --no-save
 npm run build
 exec node dist/src/start-all.js

@@ -447,7 +447,9 @@ describe('admin CLI', () => {
     const code = await runCli(argv, testConfig(), { stdout: (l) => out.push(l), stderr: (l) => err.push(l) });
     return {
       code,
-      json: out.length ? JSON.parse(out.join('\n')) : undefined,
+      lines: out,
+      // JSON, unless --field printed plain text.
+      json: out.length && out[0].startsWith('{') ? JSON.parse(out.join('\n')) : undefined,
       stderr: err.join('\n'),
       stdoutLines: out.length,
     };
@@ -495,6 +497,15 @@ describe('admin CLI', () => {
       .get('/api/users/me/')
       .set('Authorization', `Bearer ${token.json.access}`);
     expect(details.status).toBe(200);
+
+    // --field prints one field as plain text, for a shell variable.
+    const raw = await cli('token:create', '--email', email, '--field', 'access');
+    expect(raw.code).toBe(0);
+    expect(raw.lines).toHaveLength(1);
+    expect(raw.lines[0]).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    await request(app.getHttpServer()).get('/api/users/me/').set('Authorization', `Bearer ${raw.lines[0]}`).expect(200);
+    const unknown = await cli('token:create', '--email', email, '--field', 'nope');
+    expect(unknown.code).toBe(2);
   });
 
   it('exits non-zero with a clear message on bad input', async () => {

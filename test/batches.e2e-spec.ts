@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AccountsService } from '../src/modules/accounts/accounts.service';
+import { QueueName } from '../src/core/queue/queue-names';
 import { createRegistrant, createUserWithToken, uniqueRegistryCode } from './support/auth';
+import { waitForQueueEntrySettled } from './support/jobs';
 import { createTestApp } from './support/test-app';
 import { WorkerProcess, startWorkerProcess } from './support/worker-process';
 import { buildWorkbook, readSamplesSheet } from './support/workbooks';
@@ -359,7 +361,8 @@ describe('batch registration', () => {
       const queued = (await upload(owner, file, 'cancel-me.xlsx').expect(202)).body.data;
       await waitForJob(owner, queued.job_id, (job) => job.status === 'processing' && job.processed_count > 0);
       await http().post(`/api/jobs/${queued.job_id}/cancel/`).set(owner.auth).expect(200);
-      await new Promise((resolve) => setTimeout(resolve, 3000));
+      // The running attempt rolls back at its next chunk: wait until it has stopped.
+      await waitForQueueEntrySettled(app, QueueName.BatchRegistration, queued.job_id);
       const job = (await http().get(`/api/jobs/${queued.job_id}/`).set(owner.auth).expect(200)).body.data;
       expect(job).toMatchObject({ status: 'failed', error_message: 'Cancelled by user.' });
       expect((await http().get(`/api/samples/?q=${tag}`).set(owner.auth).expect(200)).body.count).toBe(0);

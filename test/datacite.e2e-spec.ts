@@ -43,8 +43,6 @@ interface SampleJson {
   doi: { state: string; updated_at: string | null; error: string | null };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('DataCite DOI registration', () => {
   const fake = new FakeDataCite('TEST.REGISTRY', 'secret-password');
   let config: AppConfig;
@@ -53,6 +51,9 @@ describe('DataCite DOI registration', () => {
   let owner: Registrant;
   let staff: Awaited<ReturnType<typeof createUserWithToken>>;
   const http = () => request(app.getHttpServer());
+  /** Sweeps the worker has completed (they run every few seconds): proof that it looked again. */
+  let sweeps = 0;
+  const sweepsSoFar = () => sweeps;
 
   // A database of its own: the outbox is global, and the samples the other suites create meanwhile
   // (tens of thousands in batches) would queue ahead of this suite's.
@@ -82,6 +83,9 @@ describe('DataCite DOI registration', () => {
     worker = await moduleRef.init();
     // Consumers are registered by hand (QueueModule), as QueueHandlers does in a full worker.
     worker.get(BullRegistrar).register();
+    worker.get(DoiDeliveryProcessor).worker.on('completed', (job) => {
+      if (job.name === 'sweep') sweeps++;
+    });
     owner = await createRegistrant(app);
     staff = await createUserWithToken(app, { isStaff: true });
   }, 120_000);
@@ -228,7 +232,9 @@ describe('DataCite DOI registration', () => {
     const sample = await register({ igsn });
     const failed = await doiState(sample.igsn, 'failed');
     expect(failed.doi.error).toBe('DataCite answered 422: url: is not allowed by repository domain settings');
-    await sleep(500);
+    // A witness instead of a pause: a sample registered after the failure is delivered, so the
+    // worker has drained since — and did not send the failed one again.
+    await doiState((await register()).igsn, 'findable');
     expect(fake.requestsFor(sample.igsn)).toHaveLength(1);
 
     await http().post(`/api/samples/${sample.igsn}/doi/sync/`).set(owner.auth).expect(403);
@@ -281,13 +287,12 @@ describe('DataCite DOI registration', () => {
   it('publishes an embargoed sample when its embargo ends, without anyone touching it', async () => {
     const until = new Date(Date.now() + 3000).toISOString();
     const sample = await register({ publish_date: until });
-    await sleep(1500);
-    expect(fake.requestsFor(sample.igsn)).toEqual([]);
-    expect((await fetchSample(sample.igsn)).doi.state).toBe('pending');
     await doiState(sample.igsn, 'findable');
-    const [sent] = fake.requestsFor(sample.igsn);
-    expect(sent.event).toBe('publish');
-    expect(sent.at).toBeGreaterThanOrEqual(Date.parse(until));
+    // One request, and not before the embargo ended (the fake records when it was received).
+    const sent = fake.requestsFor(sample.igsn);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].event).toBe('publish');
+    expect(sent[0].at).toBeGreaterThanOrEqual(Date.parse(until));
   }, 30_000);
 
   it('sends nothing before the change commits', async () => {
@@ -301,7 +306,13 @@ describe('DataCite DOI registration', () => {
          SELECT $1, $2, 'uncommitted', id, 'published', $3 FROM object_type WHERE label = 'Individual sample' LIMIT 1`,
         [suffix, owner.code, owner.userId],
       );
-      await sleep(6000); // longer than a sweep
+      // A witness instead of a pause: while the insert is uncommitted, a committed sample is
+      // registered and delivered, and a sweep runs after it (they run every few seconds, also on
+      // the embargo release path). The worker has then looked at the outbox twice since the insert.
+      const witness = await register();
+      await doiState(witness.igsn, 'findable');
+      const sweepsBefore = sweepsSoFar();
+      await eventually(() => expect(sweepsSoFar()).toBeGreaterThan(sweepsBefore), 20_000);
       expect(fake.requestsFor(`${config.igsn.doiPrefix}/${suffix}`)).toEqual([]);
       await client.query('COMMIT');
     } finally {

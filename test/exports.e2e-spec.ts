@@ -4,7 +4,9 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import * as XLSX from 'xlsx';
 import { SAMPLE_CSV_COLUMNS } from '../src/modules/metadata-formats/csv.serializer';
+import { QueueName } from '../src/core/queue/queue-names';
 import { createRegistrant } from './support/auth';
+import { waitForQueueEntrySettled } from './support/jobs';
 import { createTestApp } from './support/test-app';
 import { IsolatedDatabase, createIsolatedDatabase } from './support/isolated-database';
 import { testConfig, testKeyPrefix } from './support/test-environment';
@@ -347,7 +349,8 @@ describe('sample exports', () => {
       await runner.rollbackTransaction().catch(() => undefined);
       await runner.release();
     }
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The attempt that was running reads its page, sees the cancel and stops: wait for that.
+    await waitForQueueEntrySettled(app, QueueName.SampleExport, jobId);
     const job = (await http().get(`/api/jobs/${jobId}/`).set(canceller.auth).expect(200)).body.data;
     expect(job).toMatchObject({ status: 'failed', error_message: 'Cancelled by user.', result: null });
     await http().get(`/api/jobs/${jobId}/download/`).set(canceller.auth).expect(404);

@@ -136,6 +136,31 @@ describe('OpenAPI document', () => {
     expect(bad.body.errors).toEqual({ format: ['must be json or yaml'] });
   });
 
+  it('answers the API root with links instead of a 404', async () => {
+    for (const path of ['/api/', '/api']) {
+      const res = await request(app.getHttpServer()).get(path).expect(200);
+      expect(res.body.data.links).toEqual({
+        schema: '/api/schema',
+        docs: '/api/docs',
+        health: '/api/health/',
+        ready: '/api/health/ready/',
+        samples: '/api/samples/',
+      });
+      for (const link of Object.values(res.body.data.links as Record<string, string>))
+        await request(app.getHttpServer()).get(link).expect(200);
+    }
+  });
+
+  it('documents the Idempotency-Key header once, as optional, on the endpoints that create jobs', async () => {
+    const document = (await request(app.getHttpServer()).get('/api/schema').expect(200)).body;
+    for (const path of ['/api/batches/upload', '/api/samples/export']) {
+      const headers = (document.paths[path].post.parameters as { in: string; name: string; required?: boolean }[])
+        .filter((parameter) => parameter.in === 'header')
+        .map(({ name, required }) => ({ name: name.toLowerCase(), required: required ?? false }));
+      expect(headers).toEqual([{ name: 'idempotency-key', required: false }]);
+    }
+  });
+
   it('serves Swagger UI', async () => {
     const res = await request(app.getHttpServer()).get('/api/docs/').expect(200);
     expect(res.text).toMatch(/swagger-ui/i);

@@ -72,11 +72,25 @@ describe('process lifecycle: graceful deploys and a supervised start', () => {
     const socket = connect(port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     const response = received(socket);
+    // `Expect: 100-continue`: the server answers "100 Continue" once it has parsed the headers, so
+    // the request is known to be in flight before the SIGTERM (no pause that a slow machine outruns).
+    const continued = new Promise<void>((resolve) => {
+      let text = '';
+      const onData = (chunk: Buffer) => {
+        text += chunk.toString();
+        if (text.includes('100 Continue\r\n\r\n')) {
+          socket.off('data', onData);
+          resolve();
+        }
+      };
+      socket.on('data', onData);
+    });
     socket.write(
       `POST /api/auth/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+        `Expect: 100-continue\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
     );
-    await sleep(300);
+    await continued;
+    socket.write(body.slice(0, 10));
     api.child.kill('SIGTERM');
     await api.waitForOutput('draining');
 
@@ -94,7 +108,7 @@ describe('process lifecycle: graceful deploys and a supervised start', () => {
     expect(api.child.exitCode).toBeNull();
 
     socket.write(body.slice(10));
-    const raw = await response;
+    const raw = (await response).replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '');
     expect(raw).toMatch(/^HTTP\/1\.1 200 OK/);
     const json = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as { data: { access: string } };
     expect(json.data.access).toEqual(expect.any(String));

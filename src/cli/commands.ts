@@ -204,7 +204,7 @@ export async function runCli(
   const command = name ? COMMANDS[name] : undefined;
   if (!command) {
     output.stderr(
-      `${name ? `Unknown command "${name}". ` : ''}Usage: npm run cli -- <command> [options]\n` +
+      `${name ? `Unknown command "${name}". ` : ''}Usage: npm run cli -- <command> [options] [--field NAME]\n` +
         Object.values(COMMANDS)
           .map((c) => `  ${c.usage}`)
           .join('\n'),
@@ -219,8 +219,14 @@ export async function runCli(
     return context;
   };
   try {
-    const result = await command.run(parseFlags(rest), app, config);
-    output.stdout(JSON.stringify(result));
+    // `--field NAME` (any command) prints that one field of the result as plain text, for shell
+    // variables: ACCESS=$(npm run -s cli -- token:create --email E --field access).
+    const { field, ...flags } = parseFlags(rest);
+    if (field === true || field === '') throw new CliUsageError('--field needs the name of a field of the result.');
+    const result = await command.run(flags, app, config);
+    if (field === undefined) output.stdout(JSON.stringify(result));
+    else if (field in result) output.stdout(String((result as Record<string, unknown>)[field]));
+    else throw new CliUsageError(`--field ${field}: the result has ${Object.keys(result).join(', ')}.`);
     return 0;
   } catch (error) {
     output.stderr(

@@ -1,6 +1,11 @@
 import { Module } from '@nestjs/common';
+import { ApiIndexController } from './api-index.controller';
 import { OpenApiController } from './openapi.controller';
 import { OpenApiDocumentHolder } from './openapi-document.holder';
 
-@Module({ controllers: [OpenApiController], providers: [OpenApiDocumentHolder], exports: [OpenApiDocumentHolder] })
+@Module({
+  controllers: [ApiIndexController, OpenApiController],
+  providers: [OpenApiDocumentHolder],
+  exports: [OpenApiDocumentHolder],
+})
 export class OpenApiModule {}

@@ -2,7 +2,6 @@ import {
   Body,
   Controller,
   Get,
-  Headers,
   HttpCode,
   Param,
   Post,
@@ -37,7 +36,8 @@ import { AcceptsContentTypes } from '../../core/http/content-type.guard';
 import { ErrorBody } from '../../core/http/error-body';
 import { ApiPageQuery, parsePageRequest } from '../../core/http/pagination';
 import { contentDisposition } from '../background-jobs/background-jobs.controller';
-import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey } from '../background-jobs/background-jobs.service';
+import { IDEMPOTENCY_KEY_HEADER } from '../background-jobs/background-jobs.service';
+import { IdempotencyKey } from '../background-jobs/idempotency-key.decorator';
 import { BatchesService, UploadedSpreadsheet } from './batches.service';
 import { BatchHistoryListResponse, BatchHistoryResponse, BatchQueuedResponse, BatchUploadForm } from './dto/batch.dto';
 
@@ -83,9 +83,9 @@ export class BatchesController {
     @UploadedFile() file: UploadedSpreadsheet | undefined,
     @Body() form: Record<string, unknown>,
     @CurrentUser() user: AuthenticatedUser,
-    @Headers('idempotency-key') idempotencyKey?: string,
+    @IdempotencyKey() idempotencyKey: string | undefined,
   ): Promise<BatchQueuedResponse> {
-    return { data: await this.batches.upload(file, form ?? {}, user, parseIdempotencyKey(idempotencyKey)) };
+    return { data: await this.batches.upload(file, form ?? {}, user, idempotencyKey) };
   }
 
   @Get()

@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
@@ -10,7 +10,8 @@ import {
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey } from '../background-jobs/background-jobs.service';
+import { IDEMPOTENCY_KEY_HEADER } from '../background-jobs/background-jobs.service';
+import { IdempotencyKey } from '../background-jobs/idempotency-key.decorator';
 import { AuthenticatedUser, CurrentUser } from '../../core/auth/authenticated-user';
 import { ApiError } from '../../core/http/api-error';
 import { ErrorBody } from '../../core/http/error-body';
@@ -66,8 +67,8 @@ export class SampleExportsController {
     @Body() body: SampleExportRequestDto,
     @Query() query: SampleExportRequestDto,
     @CurrentUser() user: AuthenticatedUser,
-    @Headers('idempotency-key') idempotencyKey?: string,
+    @IdempotencyKey() idempotencyKey: string | undefined,
   ): Promise<SampleExportQueuedResponse> {
-    return { data: await this.exports.request(merge(body, query), user, parseIdempotencyKey(idempotencyKey)) };
+    return { data: await this.exports.request(merge(body, query), user, idempotencyKey) };
   }
 }

@@ -232,17 +232,14 @@ describe('TemplateWorkbookWriter', () => {
     ]);
   });
 
-  it('covers all 100,000 sample rows with each dropdown, in a small file written quickly', async () => {
+  it('covers all 100,000 sample rows with each dropdown, in a small file (one range per column)', async () => {
     const everyColumn = templateColumns(BATCH_FIELDS.map((field) => field.key));
     const countries = Array.from({ length: 250 }, (_, index) => `Country ${index}`);
-    const started = Date.now();
     const written = await new TemplateWorkbookWriter().write(everyColumn, METADATA, { ...LOOKUPS, country: countries });
-    const elapsed = Date.now() - started;
     const validations = rawValidations(written, 2);
     expect(validations.length).toBeGreaterThanOrEqual(9);
     for (const validation of validations)
       expect(validation.sqref).toMatch(new RegExp(`^[A-Z]+2:[A-Z]+${TEMPLATE_MAX_ROWS + 1}$`));
     expect(written.length).toBeLessThan(100 * 1024); // one range per column, not one entry per cell
-    expect(elapsed).toBeLessThan(3000); // ~150 ms warm on a laptop; generous for loaded CI
   });
 });
