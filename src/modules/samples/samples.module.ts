@@ -14,6 +14,7 @@ import { SampleHarvestRepository } from './sample-harvest.repository';
 import { SampleLineageController } from './lineage/sample-lineage.controller';
 import { SampleLineageRepository } from './lineage/sample-lineage.repository';
 import { SampleLineageService } from './lineage/sample-lineage.service';
+import { SampleQrController } from './qr/sample-qr.controller';
 import { SamplesController } from './samples.controller';
 import { SamplesService } from './samples.service';
 
@@ -35,7 +36,7 @@ const SAMPLE_PROVIDERS = [
   imports: [TypeOrmModule.forFeature([Sample, SampleCollector]), AccountsModule, AgentsModule, VocabulariesModule],
   // Sub-resources first: `GET samples/:prefix/:suffix` (a DOI-form fetch) would otherwise also
   // match `samples/IEABC0001/lineage`, since routes are tried in the order controllers are listed.
-  controllers: [SampleLineageController, SamplesController],
+  controllers: [SampleLineageController, SampleQrController, SamplesController],
   providers: SAMPLE_PROVIDERS,
   exports: SAMPLE_PROVIDERS,
 })
