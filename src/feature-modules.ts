@@ -7,6 +7,7 @@ import { BatchesModule } from './modules/batches/batches.module';
 import { DataCiteModule } from './modules/datacite/datacite.module';
 import { ExportsModule } from './modules/exports/exports.module';
 import { HarvestingModule } from './modules/harvesting/harvesting.module';
+import { LabelsModule } from './modules/labels/labels.module';
 import { LandingPagesModule } from './modules/landing-pages/landing-pages.module';
 import { LegacyXmlModule } from './modules/legacy-xml/legacy-xml.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
@@ -31,4 +32,5 @@ export const FEATURE_MODULES: Type[] = [
   DataCiteModule,
   LandingPagesModule,
   HarvestingModule,
+  LabelsModule,
 ];

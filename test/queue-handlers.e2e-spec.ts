@@ -52,11 +52,12 @@ describe('worker start-up', () => {
 
   it('fails to start when a queue has no handler, or two', async () => {
     const [missing, doubled] = await Promise.all([
-      startWorkerProcess(['BatchRegistrationProcessor', 'DoiDeliveryProcessor']),
+      startWorkerProcess(['BatchRegistrationProcessor', 'DoiDeliveryProcessor', 'LabelSheetProcessor']),
       startWorkerProcess([
         'BatchRegistrationProcessor',
         'SampleExportProcessor',
         'DoiDeliveryProcessor',
+        'LabelSheetProcessor',
         'ShadowExportProcessor',
       ]),
     ]);

@@ -8,6 +8,7 @@ export enum QueueName {
   BatchRegistration = 'batch-registration',
   SampleExport = 'sample-export',
   DoiRegistration = 'doi-registration',
+  LabelSheet = 'label-sheet',
 }
 
 export const ALL_QUEUES: readonly QueueName[] = Object.values(QueueName);

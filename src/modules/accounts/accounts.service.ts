@@ -1,3 +1,4 @@
+import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
@@ -135,6 +136,25 @@ export class AccountsService {
    */
   async activeUser(id: number, manager?: EntityManager, options: { lock?: boolean } = {}): Promise<User | undefined> {
     return (await this.users.findActive(id, manager, options.lock)) ?? undefined;
+  }
+
+  /**
+   * The account as a caller, for work a worker does on its behalf (exports, label sheets): as it is
+   * now, permissions and teams included; undefined when it no longer exists or is inactive.
+   */
+  async actingUser(id: number): Promise<AuthenticatedUser | undefined> {
+    const user = await this.activeUser(id);
+    if (!user) return undefined;
+    return {
+      userId: user.id,
+      email: user.email,
+      isStaff: user.isStaff,
+      isAdmin: user.isAdmin,
+      uploadPermission: user.uploadPermissionStatus === 1,
+      tokenPairId: '',
+      tokenKind: 'session',
+      connection: null,
+    };
   }
 
   async createTeam(name: string): Promise<Team> {

@@ -54,6 +54,7 @@ function isIdempotencyConflict(error: unknown): boolean {
 const QUEUE_OF: Record<JobType, QueueName> = {
   batch_registration: QueueName.BatchRegistration,
   sample_export: QueueName.SampleExport,
+  label_sheet: QueueName.LabelSheet,
 };
 
 /** The job cannot be done as asked (bad input, no room left): it fails for good with this message, no retry. */
@@ -110,12 +111,18 @@ export class BackgroundJobsService {
     private readonly users: UserRepository,
     @InjectQueue(QueueName.BatchRegistration) private readonly batchQueue: Queue,
     @InjectQueue(QueueName.SampleExport) private readonly exportQueue: Queue,
+    @InjectQueue(QueueName.LabelSheet) private readonly labelQueue: Queue,
     private readonly files: FilesService,
     private readonly clock: Clock,
   ) {}
 
   private queueFor(type: JobType): Queue {
-    return QUEUE_OF[type] === QueueName.BatchRegistration ? this.batchQueue : this.exportQueue;
+    const queues: Partial<Record<QueueName, Queue>> = {
+      [QueueName.BatchRegistration]: this.batchQueue,
+      [QueueName.SampleExport]: this.exportQueue,
+      [QueueName.LabelSheet]: this.labelQueue,
+    };
+    return queues[QUEUE_OF[type]] as Queue;
   }
 
   async create(

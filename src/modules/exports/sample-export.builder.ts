@@ -3,18 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EntityManager } from 'typeorm';
-import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { Clock } from '../../core/clock';
 import { privateWorkDir, tempFileName } from '../../core/files/private-temp-dir';
 import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
 import { ApiError } from '../../core/http/api-error';
 import { AccountsService } from '../accounts/accounts.service';
-import {
-  BackgroundJobsService,
-  JobCancelledError,
-  JobRejectedError,
-} from '../background-jobs/background-jobs.service';
+import { BackgroundJobsService, JobCancelledError, JobRejectedError } from '../background-jobs/background-jobs.service';
 import { SampleDto } from '../samples/dto/sample.dto';
 import { SampleAccessPolicy, SampleCaller } from '../samples/sample-access.policy';
 import { SampleMapper, accessFacts } from '../samples/sample.mapper';
@@ -27,7 +22,6 @@ import { readExportPayload } from './sample-export-payload';
 
 /** Rows of one worksheet in Excel, the header included. */
 const XLSX_MAX_ROWS = 1_048_576;
-
 
 interface SearchCondition {
   where: string;
@@ -71,7 +65,7 @@ export class SampleExportBuilder {
       await this.jobs.fail(jobId, 'The export request could not be read.');
       return;
     }
-    const user = await this.currentUser(job.userId);
+    const user = await this.accounts.actingUser(job.userId);
     if (!user) {
       await this.jobs.fail(jobId, 'The account that asked for this export is no longer active.');
       return;
@@ -125,25 +119,6 @@ export class SampleExportBuilder {
     } finally {
       await rm(path, { force: true });
     }
-  }
-
-  /** The user who asked, as they are now (permissions and teams may have changed since). */
-  private async currentUser(userId: number): Promise<AuthenticatedUser | undefined> {
-    const owner = await this.accounts.requireUser(userId).catch((error: unknown) => {
-      if (error instanceof ApiError) return undefined;
-      throw error;
-    });
-    if (!owner?.isActive) return undefined;
-    return {
-      userId: owner.id,
-      email: owner.email,
-      isStaff: owner.isStaff,
-      isAdmin: owner.isAdmin,
-      uploadPermission: owner.uploadPermissionStatus === 1,
-      tokenPairId: '',
-      tokenKind: 'session',
-      connection: null,
-    };
   }
 
   /** Writes the file; returns the number of samples in it. */

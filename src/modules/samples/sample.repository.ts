@@ -146,6 +146,8 @@ export interface SampleFilters {
   bbox?: BoundingBox;
   sampling?: TimeRange;
   created?: TimeRange;
+  /** The samples of one batch (label sheets; not a search parameter). */
+  batchId?: number;
 }
 
 /** Sample columns (database names) an INSERT of many rows may set, as one JSON record each. */
@@ -296,6 +298,7 @@ export class SampleRepository {
     }
     if (filters.created?.from) clauses.push(`s.created_at >= ${value(filters.created.from)}::timestamptz`);
     if (filters.created?.to) clauses.push(`s.created_at < ${value(filters.created.to)}::timestamptz`);
+    if (filters.batchId !== undefined) clauses.push(`s.batch_id = ${value(filters.batchId)}::int`);
     return clauses;
   }
 
@@ -834,6 +837,21 @@ export class SampleRepository {
       [...visible.params, parentIds.map(String), limit],
     );
     return rows.map((row) => ({ parentId: String(row.parent_id), igsn: row.igsn, name: row.name }));
+  }
+
+  /** `condition` narrowed by filters (their placeholders follow the condition's). */
+  narrowed(condition: SqlCondition, filters: SampleFilters): SqlCondition {
+    const params = [...condition.params];
+    return { sql: [condition.sql, ...this.filterClauses(filters, params)].join(' AND '), params };
+  }
+
+  /** How many samples match, counting at most `limit` + 1 (so `limit` + 1 means "more than limit"). */
+  async countUpTo(condition: SqlCondition, limit: number): Promise<number> {
+    const [row] = await this.pooled<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (SELECT 1 FROM sample s WHERE ${condition.sql} LIMIT $${condition.params.length + 1}) v`,
+      [...condition.params, limit + 1],
+    );
+    return row.n;
   }
 
   /** True when more than `limit` samples are visible: counts at most limit + 1 index entries. */

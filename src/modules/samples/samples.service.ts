@@ -666,6 +666,17 @@ export class SamplesService {
     return { where: sql, params, caller };
   }
 
+  /** The samples of a batch that the caller may see, as a search condition (label sheets). */
+  async batchCondition(
+    batchId: number,
+    user: AuthenticatedUser | undefined,
+  ): Promise<{ where: string; params: unknown[]; caller?: SampleCaller }> {
+    const caller = await this.policy.caller(user);
+    const visible = this.policy.visibleCondition('s', caller, this.clock.now(), 0);
+    const { sql, params } = this.samples.narrowed(visible, { batchId });
+    return { where: sql, params, caller };
+  }
+
   /** The filters added for issue 13 (registry code … creation date), parsed and checked: a bad value is a 400. */
   private async searchFilters(query: SampleSearchQuery, caller: SampleCaller | undefined): Promise<SampleFilters> {
     const filters: SampleFilters = {};

@@ -74,7 +74,10 @@ export class SampleQrController {
     description: `Width and height in pixels (${PNG_SIZE.min}-${PNG_SIZE.max}, default ${PNG_SIZE.default}).`,
     schema: { type: 'integer', minimum: PNG_SIZE.min, maximum: PNG_SIZE.max, default: PNG_SIZE.default },
   })
-  @ApiOkResponse({ description: 'A PNG image.', content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } })
+  @ApiOkResponse({
+    description: 'A PNG image.',
+    content: { 'image/png': { schema: { type: 'string', format: 'binary' } } },
+  })
   @ApiUnauthorizedResponse({ type: ErrorBody })
   @ApiNotFoundResponse({ type: ErrorBody, example: { message: 'Sample not found.', errors: {} } })
   async png(
