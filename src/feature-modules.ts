@@ -8,6 +8,7 @@ import { DataCiteModule } from './modules/datacite/datacite.module';
 import { ExportsModule } from './modules/exports/exports.module';
 import { HarvestingModule } from './modules/harvesting/harvesting.module';
 import { LabelsModule } from './modules/labels/labels.module';
+import { TransfersModule } from './modules/transfers/transfers.module';
 import { LandingPagesModule } from './modules/landing-pages/landing-pages.module';
 import { LegacyXmlModule } from './modules/legacy-xml/legacy-xml.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
@@ -33,4 +34,5 @@ export const FEATURE_MODULES: Type[] = [
   LandingPagesModule,
   HarvestingModule,
   LabelsModule,
+  TransfersModule,
 ];

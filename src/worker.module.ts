@@ -12,6 +12,7 @@ import { BatchRegistrationProcessor } from './modules/batches/batch-registration
 import { DoiDeliveryProcessor } from './modules/datacite/doi-delivery.processor';
 import { SampleExportProcessor } from './modules/exports/sample-export.processor';
 import { LabelSheetProcessor } from './modules/labels/label-sheet.processor';
+import { OwnershipTransferProcessor } from './modules/transfers/ownership-transfer.processor';
 
 /** Processors run only here: the API enqueues, the worker consumes. One per queue (QueueHandlers checks). */
 export const PROCESSORS: ProcessorClass[] = [
@@ -19,6 +20,7 @@ export const PROCESSORS: ProcessorClass[] = [
   SampleExportProcessor,
   DoiDeliveryProcessor,
   LabelSheetProcessor,
+  OwnershipTransferProcessor,
 ];
 
 /**

@@ -52,12 +52,18 @@ describe('worker start-up', () => {
 
   it('fails to start when a queue has no handler, or two', async () => {
     const [missing, doubled] = await Promise.all([
-      startWorkerProcess(['BatchRegistrationProcessor', 'DoiDeliveryProcessor', 'LabelSheetProcessor']),
+      startWorkerProcess([
+        'BatchRegistrationProcessor',
+        'DoiDeliveryProcessor',
+        'LabelSheetProcessor',
+        'OwnershipTransferProcessor',
+      ]),
       startWorkerProcess([
         'BatchRegistrationProcessor',
         'SampleExportProcessor',
         'DoiDeliveryProcessor',
         'LabelSheetProcessor',
+        'OwnershipTransferProcessor',
         'ShadowExportProcessor',
       ]),
     ]);

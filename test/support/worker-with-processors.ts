@@ -13,6 +13,7 @@ import { BatchRegistrationProcessor } from '../../src/modules/batches/batch-regi
 import { DoiDeliveryProcessor } from '../../src/modules/datacite/doi-delivery.processor';
 import { SampleExportProcessor } from '../../src/modules/exports/sample-export.processor';
 import { LabelSheetProcessor } from '../../src/modules/labels/label-sheet.processor';
+import { OwnershipTransferProcessor } from '../../src/modules/transfers/ownership-transfer.processor';
 import { WorkerModule } from '../../src/worker.module';
 
 /** A second handler for the export queue, as a copy-paste mistake would add. */
@@ -26,6 +27,7 @@ const AVAILABLE: Record<string, ProcessorClass> = {
   SampleExportProcessor,
   DoiDeliveryProcessor,
   LabelSheetProcessor,
+  OwnershipTransferProcessor,
   ShadowExportProcessor,
 };
 

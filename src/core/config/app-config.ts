@@ -88,6 +88,11 @@ export interface AppConfig {
     /** Samples one label job may print; a search or batch finding more is refused (400). */
     maxSamples: number;
   };
+  /** Ownership transfers (modules/transfers). */
+  transfers: {
+    /** Samples an acceptance moves within the request; larger ones run as a background job with progress. */
+    inlineMax: number;
+  };
   batches: {
     /** Cells (filled in) a batch's Samples sheet may hold; the worker stops reading past it. */
     maxCells: number;
@@ -366,6 +371,9 @@ export function loadAppConfig(env: Env): AppConfig {
     },
     labels: {
       maxSamples: integer(env, 'LABELS_MAX_SAMPLES', 10_000, 1, 100_000),
+    },
+    transfers: {
+      inlineMax: integer(env, 'TRANSFER_INLINE_MAX', 1000, 0, 100_000),
     },
     batches: {
       maxCells: integer(env, 'BATCH_MAX_CELLS', 3_000_000, 1, 1_000_000_000),

@@ -9,6 +9,7 @@ export enum QueueName {
   SampleExport = 'sample-export',
   DoiRegistration = 'doi-registration',
   LabelSheet = 'label-sheet',
+  OwnershipTransfer = 'ownership-transfer',
 }
 
 export const ALL_QUEUES: readonly QueueName[] = Object.values(QueueName);

@@ -174,6 +174,18 @@ export class AccountsService {
     return team;
   }
 
+  /** A team by id (a whole number) or name; undefined when there is none. */
+  async findTeam(idOrName: string | number): Promise<Team | undefined> {
+    const team =
+      typeof idOrName === 'number' ? await this.teams.findById(idOrName) : await this.teams.findByName(idOrName.trim());
+    return team ?? undefined;
+  }
+
+  /** The ids of the team's managers (who act for the team, e.g. accept what is given to it). */
+  async teamManagerIds(teamId: number, manager?: EntityManager): Promise<number[]> {
+    return this.teams.memberIds(teamId, 'manager', manager);
+  }
+
   /** Adds a member or changes their role. */
   async addTeamMember(teamName: string, email: string, role: string): Promise<TeamMember> {
     if (!(TEAM_ROLES as readonly string[]).includes(role)) {

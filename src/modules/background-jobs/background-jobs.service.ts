@@ -55,6 +55,7 @@ const QUEUE_OF: Record<JobType, QueueName> = {
   batch_registration: QueueName.BatchRegistration,
   sample_export: QueueName.SampleExport,
   label_sheet: QueueName.LabelSheet,
+  ownership_transfer: QueueName.OwnershipTransfer,
 };
 
 /** The job cannot be done as asked (bad input, no room left): it fails for good with this message, no retry. */
@@ -112,6 +113,7 @@ export class BackgroundJobsService {
     @InjectQueue(QueueName.BatchRegistration) private readonly batchQueue: Queue,
     @InjectQueue(QueueName.SampleExport) private readonly exportQueue: Queue,
     @InjectQueue(QueueName.LabelSheet) private readonly labelQueue: Queue,
+    @InjectQueue(QueueName.OwnershipTransfer) private readonly transferQueue: Queue,
     private readonly files: FilesService,
     private readonly clock: Clock,
   ) {}
@@ -121,6 +123,7 @@ export class BackgroundJobsService {
       [QueueName.BatchRegistration]: this.batchQueue,
       [QueueName.SampleExport]: this.exportQueue,
       [QueueName.LabelSheet]: this.labelQueue,
+      [QueueName.OwnershipTransfer]: this.transferQueue,
     };
     return queues[QUEUE_OF[type]] as Queue;
   }

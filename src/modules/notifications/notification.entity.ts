@@ -1,6 +1,6 @@
 import { Column, Entity, Generated, PrimaryColumn } from 'typeorm';
 
-export const NOTIFICATION_KINDS = ['batch_feedback'] as const;
+export const NOTIFICATION_KINDS = ['batch_feedback', 'ownership_transfer'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** Where a notification goes: the in-app list only, or also an e-mail a sender delivers. */

@@ -15,6 +15,7 @@ import { SampleLineageController } from './lineage/sample-lineage.controller';
 import { SampleLineageRepository } from './lineage/sample-lineage.repository';
 import { SampleLineageService } from './lineage/sample-lineage.service';
 import { SampleQrController } from './qr/sample-qr.controller';
+import { SampleOwnershipRepository } from './ownership/sample-ownership.repository';
 import { SamplesController } from './samples.controller';
 import { SamplesService } from './samples.service';
 
@@ -29,6 +30,7 @@ const SAMPLE_PROVIDERS = [
   SampleHarvestRepository,
   SampleLineageRepository,
   SampleLineageService,
+  SampleOwnershipRepository,
 ];
 
 /** Samples: IGSN minting, register, fetch, update, deactivate, search, and the access policy. */
