@@ -9,6 +9,7 @@ import { ExportsModule } from './modules/exports/exports.module';
 import { HarvestingModule } from './modules/harvesting/harvesting.module';
 import { LabelsModule } from './modules/labels/labels.module';
 import { TransfersModule } from './modules/transfers/transfers.module';
+import { ReservationsModule } from './modules/reservations/reservations.module';
 import { LandingPagesModule } from './modules/landing-pages/landing-pages.module';
 import { LegacyXmlModule } from './modules/legacy-xml/legacy-xml.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
@@ -35,4 +36,5 @@ export const FEATURE_MODULES: Type[] = [
   HarvestingModule,
   LabelsModule,
   TransfersModule,
+  ReservationsModule,
 ];

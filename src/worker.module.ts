@@ -13,6 +13,7 @@ import { DoiDeliveryProcessor } from './modules/datacite/doi-delivery.processor'
 import { SampleExportProcessor } from './modules/exports/sample-export.processor';
 import { LabelSheetProcessor } from './modules/labels/label-sheet.processor';
 import { OwnershipTransferProcessor } from './modules/transfers/ownership-transfer.processor';
+import { SampleReservationProcessor } from './modules/reservations/sample-reservation.processor';
 
 /** Processors run only here: the API enqueues, the worker consumes. One per queue (QueueHandlers checks). */
 export const PROCESSORS: ProcessorClass[] = [
@@ -21,6 +22,7 @@ export const PROCESSORS: ProcessorClass[] = [
   DoiDeliveryProcessor,
   LabelSheetProcessor,
   OwnershipTransferProcessor,
+  SampleReservationProcessor,
 ];
 
 /**

@@ -57,6 +57,7 @@ describe('worker start-up', () => {
         'DoiDeliveryProcessor',
         'LabelSheetProcessor',
         'OwnershipTransferProcessor',
+        'SampleReservationProcessor',
       ]),
       startWorkerProcess([
         'BatchRegistrationProcessor',
@@ -64,6 +65,7 @@ describe('worker start-up', () => {
         'DoiDeliveryProcessor',
         'LabelSheetProcessor',
         'OwnershipTransferProcessor',
+        'SampleReservationProcessor',
         'ShadowExportProcessor',
       ]),
     ]);

@@ -14,6 +14,7 @@ import { DoiDeliveryProcessor } from '../../src/modules/datacite/doi-delivery.pr
 import { SampleExportProcessor } from '../../src/modules/exports/sample-export.processor';
 import { LabelSheetProcessor } from '../../src/modules/labels/label-sheet.processor';
 import { OwnershipTransferProcessor } from '../../src/modules/transfers/ownership-transfer.processor';
+import { SampleReservationProcessor } from '../../src/modules/reservations/sample-reservation.processor';
 import { WorkerModule } from '../../src/worker.module';
 
 /** A second handler for the export queue, as a copy-paste mistake would add. */
@@ -28,6 +29,7 @@ const AVAILABLE: Record<string, ProcessorClass> = {
   DoiDeliveryProcessor,
   LabelSheetProcessor,
   OwnershipTransferProcessor,
+  SampleReservationProcessor,
   ShadowExportProcessor,
 };
 

@@ -10,6 +10,7 @@ export enum QueueName {
   DoiRegistration = 'doi-registration',
   LabelSheet = 'label-sheet',
   OwnershipTransfer = 'ownership-transfer',
+  SampleReservation = 'sample-reservation',
 }
 
 export const ALL_QUEUES: readonly QueueName[] = Object.values(QueueName);

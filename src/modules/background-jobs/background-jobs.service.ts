@@ -56,6 +56,7 @@ const QUEUE_OF: Record<JobType, QueueName> = {
   sample_export: QueueName.SampleExport,
   label_sheet: QueueName.LabelSheet,
   ownership_transfer: QueueName.OwnershipTransfer,
+  sample_reservation: QueueName.SampleReservation,
 };
 
 /** The job cannot be done as asked (bad input, no room left): it fails for good with this message, no retry. */
@@ -114,6 +115,7 @@ export class BackgroundJobsService {
     @InjectQueue(QueueName.SampleExport) private readonly exportQueue: Queue,
     @InjectQueue(QueueName.LabelSheet) private readonly labelQueue: Queue,
     @InjectQueue(QueueName.OwnershipTransfer) private readonly transferQueue: Queue,
+    @InjectQueue(QueueName.SampleReservation) private readonly reservationQueue: Queue,
     private readonly files: FilesService,
     private readonly clock: Clock,
   ) {}
@@ -124,6 +126,7 @@ export class BackgroundJobsService {
       [QueueName.SampleExport]: this.exportQueue,
       [QueueName.LabelSheet]: this.labelQueue,
       [QueueName.OwnershipTransfer]: this.transferQueue,
+      [QueueName.SampleReservation]: this.reservationQueue,
     };
     return queues[QUEUE_OF[type]] as Queue;
   }

@@ -231,7 +231,8 @@ export class BatchRegistrationService {
           mintOptions,
         );
         for (const row of chunk) {
-          objectTypeIds.add(row.write.columns.objectTypeId);
+          // New batch rows always resolve an object type (only reserved samples have none).
+          objectTypeIds.add(row.write.columns.objectTypeId ?? undefined);
           codes.add(row.write.columns.registryCode);
         }
         created.first ??= chunk[0].write.columns.igsn ?? null;

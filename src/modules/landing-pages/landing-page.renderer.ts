@@ -108,7 +108,8 @@ function row(label: string, value: string | null): string {
 
 /** `A > B (previously Individual Sample > Thin Section)` for a sample a legacy XML client registered. */
 function objectTypeText(sample: SampleDto): string {
-  const current = present(sample.object_type_path) ?? sample.object_type;
+  // Landing pages show public samples only, which always have an object type (reserved ones have none).
+  const current = present(sample.object_type_path) ?? sample.object_type ?? '';
   const legacy = present(sample.legacy_sample_type);
   return legacy ? `${current} (previously ${legacy})` : current;
 }

@@ -11,7 +11,7 @@ import { SqlCondition } from './sample-access.policy';
 import { BoundingBox } from './sample-search';
 import { FLAT_SAMPLE_JOINS, FlatColumnSql, SAMPLE_VOCABULARY_JOINS } from './sample-flat-columns';
 import { SampleRow } from './sample.mapper';
-import { Sample, SampleCollector } from './sample.entity';
+import { Sample, SampleCollector, StoreStatus } from './sample.entity';
 
 /**
  * Up to this many matching rows a search's `count` is exact; above it, the planner's estimate
@@ -146,6 +146,8 @@ export interface SampleFilters {
   bbox?: BoundingBox;
   sampling?: TimeRange;
   created?: TimeRange;
+  /** Only samples in this store state; without it, searches of one's own samples leave reserved ones out. */
+  storeStatus?: StoreStatus;
   /** The samples of one batch (label sheets; not a search parameter). */
   batchId?: number;
 }
@@ -240,6 +242,9 @@ export class SampleRepository {
         `(s.team_owner_id = ANY($${params.push(scope.teamIds)}::int[])` +
         ` AND s.user_owner_id IS DISTINCT FROM ${me})`;
       clauses.push('NOT s.is_deactivated');
+      // Reserved samples (IGSNs minted before fieldwork, thousands at a time) would bury the described
+      // ones: they are listed only when asked for (filterClauses, storeStatus).
+      if (filters.storeStatus === undefined) clauses.push("s.metadata_store_status <> 'reserved'");
       clauses.push(
         scope.scope === 'personal' ? personal : scope.scope === 'shared' ? shared() : `(${personal} OR ${shared()})`,
       );
@@ -299,6 +304,7 @@ export class SampleRepository {
     if (filters.created?.from) clauses.push(`s.created_at >= ${value(filters.created.from)}::timestamptz`);
     if (filters.created?.to) clauses.push(`s.created_at < ${value(filters.created.to)}::timestamptz`);
     if (filters.batchId !== undefined) clauses.push(`s.batch_id = ${value(filters.batchId)}::int`);
+    if (filters.storeStatus !== undefined) clauses.push(`s.metadata_store_status = ${value(filters.storeStatus)}`);
     return clauses;
   }
 

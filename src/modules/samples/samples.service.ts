@@ -22,7 +22,7 @@ import { IgsnMinter, MintOptions } from './igsn-minter';
 import { IgsnService } from './igsn.service';
 import { SampleAccessPolicy, SampleCaller, SqlCondition } from './sample-access.policy';
 import { SampleMapper, SampleRow, accessFacts } from './sample.mapper';
-import { Sample, StoreStatus } from './sample.entity';
+import { STORE_STATUSES, Sample, StoreStatus } from './sample.entity';
 import {
   SampleCount,
   SampleFilters,
@@ -543,7 +543,7 @@ export class SamplesService {
     if (dto.name === null || dto.object_type === null) {
       errors[dto.name === null ? 'name' : 'object_type'] = ['cannot be cleared'];
     }
-    if (dto.is_draft === true && sample.metadataStoreStatus !== 'draft') {
+    if (dto.is_draft === true && sample.metadataStoreStatus !== 'draft' && sample.metadataStoreStatus !== 'reserved') {
       errors.is_draft = ['a sample that is not a draft cannot become one again'];
     }
     if (Object.keys(errors).length) {
@@ -552,6 +552,10 @@ export class SamplesService {
 
     const resolved = await this.resolveFields(dto, caller, manager, sample, options.references ?? this.references);
     const columns: Partial<Sample> = { ...resolved.columns, updatedAt: this.clock.now() };
+    if (sample.metadataStoreStatus === 'reserved') {
+      Object.assign(columns, this.completedReservation(sample, columns, dto.is_draft === true));
+      return { columns, collectorIds: resolved.collectorIds };
+    }
     if (dto.is_draft === false && sample.metadataStoreStatus === 'draft') {
       const merged = { ...sample, ...columns };
       const missing = (['latitude', 'longitude'] as const).filter((field) => merged[field] === null);
@@ -570,6 +574,29 @@ export class SamplesService {
       }
     }
     return { columns, collectorIds: resolved.collectorIds };
+  }
+
+  /**
+   * A reserved sample written to (PATCH, a batch row naming its IGSN, legacy XML update) is completed:
+   * it becomes a draft (`is_draft: true`) or is published, by the rules of a registration — an object
+   * type in both cases, coordinates to publish. 400 naming what is missing; it never stays half-reserved.
+   */
+  private completedReservation(sample: Sample, columns: Partial<Sample>, asDraft: boolean): Partial<Sample> {
+    const merged = { ...sample, ...columns };
+    const errors: FieldErrors = {};
+    if (merged.objectTypeId === null) errors.object_type = ['is required to complete a reserved sample'];
+    if (!asDraft) {
+      for (const field of ['latitude', 'longitude'] as const) {
+        if (merged[field] === null) errors[field] = ['is required to publish a sample'];
+      }
+    } else if ((merged.latitude === null) !== (merged.longitude === null)) {
+      errors[merged.latitude === null ? 'latitude' : 'longitude'] = ['give both latitude and longitude, or neither'];
+    }
+    if (Object.keys(errors).length) {
+      throw ApiError.badRequest(`Validation failed: ${Object.keys(errors).join(', ')}.`, errors);
+    }
+    if (asDraft) return { metadataStoreStatus: 'draft' };
+    return { metadataStoreStatus: 'published', publishDate: merged.publishDate ?? this.clock.now() };
   }
 
   /** Writes a prepared update; a collectors list that was sent replaces the stored one. */
@@ -702,6 +729,13 @@ export class SamplesService {
     if (collector !== undefined) {
       const orcid = orcidOf(collector);
       filters.collectorIds = await this.samples.collectorIdsMatching(orcid ? { orcid } : { name: collector });
+    }
+    const status = given('metadata_store_status');
+    if (status !== undefined) {
+      if (!(STORE_STATUSES as readonly string[]).includes(status)) {
+        throw ApiError.invalidField('metadata_store_status', `must be one of ${STORE_STATUSES.join(', ')}`);
+      }
+      filters.storeStatus = status as StoreStatus;
     }
     const bbox = given('bbox');
     if (bbox !== undefined) filters.bbox = parseBoundingBox(bbox);
