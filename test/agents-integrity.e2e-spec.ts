@@ -12,6 +12,7 @@ import {
 import { createTestApp } from './support/test-app';
 import { WorkerProcess, startWorkerProcess } from './support/worker-process';
 import { buildWorkbook } from './support/workbooks';
+import { waitForJob } from './support/jobs';
 
 type Registrant = Awaited<ReturnType<typeof createRegistrant>>;
 type Auth = { auth: { Authorization: string } };
@@ -424,14 +425,11 @@ describe('agents and vocabularies: data you can trust', () => {
       const queued = (
         await http().post('/api/batches/upload/').set(owner.auth).attach('file', file, 'agents.xlsx').expect(202)
       ).body.data;
-      const started = Date.now();
-      let job: { status: string; result: { errors: { row: number; message: string }[] } };
-      for (;;) {
-        job = (await http().get(`/api/jobs/${queued.job_id}/`).set(owner.auth).expect(200)).body.data;
-        if (job.status === 'completed' || job.status === 'failed') break;
-        if (Date.now() - started > 60_000) throw new Error(`job still ${job.status}`);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+      const job = await waitForJob<{ status: string; result: { errors: { row: number; message: string }[] } }>(
+        app,
+        owner,
+        queued.job_id,
+      );
       expect(job.status).toBe('failed');
       expect(job.result.errors).toEqual([
         { row: 3, message: expect.stringMatching(/^general_material_type: .*GET \/api\/material-types\//) },

@@ -3,9 +3,8 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AccountsService } from '../src/modules/accounts/accounts.service';
-import { QueueName } from '../src/core/queue/queue-names';
 import { createRegistrant, createUserWithToken, uniqueRegistryCode } from './support/auth';
-import { waitForQueueEntrySettled } from './support/jobs';
+import { jobFinished, waitForJob as waitForJobState } from './support/jobs';
 import { createTestApp } from './support/test-app';
 import { WorkerProcess, startWorkerProcess } from './support/worker-process';
 import { buildWorkbook, readSamplesSheet } from './support/workbooks';
@@ -66,21 +65,13 @@ describe('batch registration', () => {
     };
   }
 
-  async function waitForJob(
+  const waitForJob = (
     who: { auth: { Authorization: string } },
     jobId: string,
-    until: (job: { status: string; processed_count: number }) => boolean,
+    until: (job: JobBody) => boolean,
     timeoutMs = 60_000,
-  ) {
-    const started = Date.now();
-    for (;;) {
-      const res = await http().get(`/api/jobs/${jobId}/`).set(who.auth).expect(200);
-      if (until(res.body.data)) return res.body.data as JobBody;
-      if (Date.now() - started > timeoutMs) throw new Error(`job ${jobId} still ${JSON.stringify(res.body.data)}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  const finished = (job: { status: string }) => job.status === 'completed' || job.status === 'failed';
+  ) => waitForJobState<JobBody>(app, who, jobId, { until, timeoutMs });
+  const finished = jobFinished;
 
   describe('before a worker runs', () => {
     it('refuses bad files with a 4xx before anything is queued', async () => {
@@ -350,44 +341,5 @@ describe('batch registration', () => {
       const seen = await http().get(`/api/batches/${job.result.batch_id}/`).set(viewer.auth).expect(200);
       expect(seen.body.data).toMatchObject({ team_owner_name: team, registry_code: code });
     });
-
-    it('cancels a processing job: it rolls back and registers nothing', async () => {
-      const tag = randomUUID().slice(0, 8);
-      const file = buildWorkbook({
-        metadata: { registry_code: owner.code },
-        headers: HEADERS,
-        rows: rowsFor(20_000, tag),
-      });
-      const queued = (await upload(owner, file, 'cancel-me.xlsx').expect(202)).body.data;
-      await waitForJob(owner, queued.job_id, (job) => job.status === 'processing' && job.processed_count > 0);
-      await http().post(`/api/jobs/${queued.job_id}/cancel/`).set(owner.auth).expect(200);
-      // The running attempt rolls back at its next chunk: wait until it has stopped.
-      await waitForQueueEntrySettled(app, QueueName.BatchRegistration, queued.job_id);
-      const job = (await http().get(`/api/jobs/${queued.job_id}/`).set(owner.auth).expect(200)).body.data;
-      expect(job).toMatchObject({ status: 'failed', error_message: 'Cancelled by user.' });
-      expect((await http().get(`/api/samples/?q=${tag}`).set(owner.auth).expect(200)).body.count).toBe(0);
-    }, 120_000);
-
-    it('survives a worker killed mid-batch: after a restart the batch has exactly 20,000 samples', async () => {
-      const tag = randomUUID().slice(0, 8);
-      const file = buildWorkbook({
-        metadata: { registry_code: owner.code },
-        headers: HEADERS,
-        rows: rowsFor(20_000, tag),
-      });
-      const queued = (await upload(owner, file, 'crash.xlsx').expect(202)).body.data;
-      await waitForJob(owner, queued.job_id, (job) => job.status === 'processing' && job.processed_count > 0);
-      await worker?.kill();
-      worker = await startWorkerProcess();
-      const job = await waitForJob(owner, queued.job_id, finished, 120_000);
-      expect(job).toMatchObject({ status: 'completed', processed_count: 20_000, error_message: null });
-      // The list's count may be an estimate above 10,000 (count_exact); the table says exactly.
-      const found = await http().get(`/api/samples/?q=${tag}&page_size=1`).set(owner.auth).expect(200);
-      expect(found.body.data).toHaveLength(1);
-      const [{ count }] = await app
-        .get(DataSource)
-        .query('SELECT count(*)::int AS count FROM sample WHERE batch_id = $1', [job.result.batch_id]);
-      expect(count).toBe(20_000);
-    }, 240_000);
   });
 });

@@ -13,6 +13,7 @@ import { TestUser, createRegistrant, createUserWithToken } from './support/auth'
 import { createTestApp } from './support/test-app';
 import { WorkerProcess, startWorkerProcess } from './support/worker-process';
 import { buildWorkbook } from './support/workbooks';
+import { waitForJob } from './support/jobs';
 
 type Registrant = Awaited<ReturnType<typeof createRegistrant>>;
 type Auth = { auth: { Authorization: string } };
@@ -146,11 +147,11 @@ describe('batch curation', () => {
         .attach('file', file, 'curation.xlsx')
         .field('save_as_draft', 'true')
         .expect(202);
-      let job: { status: string; result: { batch_id: number } | null } = { status: 'pending', result: null };
-      for (let tries = 0; tries < 300 && !['completed', 'failed'].includes(job.status); tries++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        job = (await http().get(`/api/jobs/${queued.body.data.job_id}/`).set(owner.auth).expect(200)).body.data;
-      }
+      const job = await waitForJob<{ status: string; result: { batch_id: number } | null }>(
+        app,
+        owner,
+        queued.body.data.job_id,
+      );
       expect(job.status).toBe('completed');
       const batchId = (job.result as { batch_id: number }).batch_id;
 

@@ -6,7 +6,7 @@ import * as XLSX from 'xlsx';
 import { SAMPLE_CSV_COLUMNS } from '../src/modules/metadata-formats/csv.serializer';
 import { QueueName } from '../src/core/queue/queue-names';
 import { createRegistrant } from './support/auth';
-import { waitForQueueEntrySettled } from './support/jobs';
+import { jobFinished, waitForJob as waitForJobState, waitForQueueEntrySettled } from './support/jobs';
 import { createTestApp } from './support/test-app';
 import { IsolatedDatabase, createIsolatedDatabase } from './support/isolated-database';
 import { testConfig, testKeyPrefix } from './support/test-environment';
@@ -76,16 +76,9 @@ describe('sample exports', () => {
       res.on('end', () => cb(null, Buffer.concat(chunks)));
     });
 
-  async function waitForJob(who: Who, jobId: string, until: (job: JobBody) => boolean, timeoutMs = 60_000) {
-    const started = Date.now();
-    for (;;) {
-      const res = await http().get(`/api/jobs/${jobId}/`).set(who.auth).expect(200);
-      if (until(res.body.data)) return res.body.data as JobBody;
-      if (Date.now() - started > timeoutMs) throw new Error(`job ${jobId} still ${JSON.stringify(res.body.data)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  const finished = (job: JobBody) => job.status === 'completed' || job.status === 'failed';
+  const waitForJob = (who: Who, jobId: string, until: (job: JobBody) => boolean) =>
+    waitForJobState<JobBody>(app, who, jobId, { until });
+  const finished = jobFinished;
 
   /** Exports (parameters in the body), waits for the job, downloads the file. */
   async function exportFile(who: Who, body: Record<string, unknown>) {

@@ -9,7 +9,7 @@ import { AccountsService } from '../src/modules/accounts/accounts.service';
 import { JOB_MESSAGE_MAX_CHARS } from '../src/modules/background-jobs/job-message';
 import { counterOfSuffix, formatMintedSuffix } from '../src/modules/samples/igsn.service';
 import { TestUser, createRegistrant, createUserWithToken } from './support/auth';
-import { waitForFinishedJob } from './support/jobs';
+import { waitForJob as waitForJobState } from './support/jobs';
 import { createTestApp } from './support/test-app';
 import { WorkerProcess, startWorkerProcess } from './support/worker-process';
 import { buildWorkbook, readSamplesSheet } from './support/workbooks';
@@ -59,7 +59,7 @@ describe('hostile batches and IGSNs', () => {
     (await http().get(`/api/jobs/${jobId}/`).set(staff.auth).expect(200)).body.data as JobBody;
 
   const waitForJob = (jobId: string, timeoutMs = 60_000): Promise<JobBody> =>
-    waitForFinishedJob(() => readJob(jobId), timeoutMs);
+    waitForJobState<JobBody>(app, staff, jobId, { timeoutMs });
 
   const binary = (req: request.Test) =>
     req.buffer(true).parse((res, cb) => {

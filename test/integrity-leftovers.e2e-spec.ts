@@ -4,15 +4,11 @@ import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { runCli } from '../src/cli/commands';
 import { QueueName } from '../src/core/queue/queue-names';
-import { ApiError } from '../src/core/http/api-error';
-import { AccountsService } from '../src/modules/accounts/accounts.service';
 import { TestUser, createRegistrant, createUserWithToken } from './support/auth';
 import { LEGACY_ENDPOINTS, legacySamplesDocument, postLegacyXml, readLegacyResults } from './support/legacy-xml-client';
-import { waitForFinishedJob } from './support/jobs';
+import { waitForJob as waitForJobState } from './support/jobs';
 import { createTestApp } from './support/test-app';
-import { testConfig } from './support/test-environment';
 import { WorkerProcess, startWorkerProcess } from './support/worker-process';
 import { buildWorkbook } from './support/workbooks';
 
@@ -81,7 +77,7 @@ describe('integrity leftovers', () => {
   const readJob = async (jobId: string): Promise<JobBody> =>
     (await http().get(`/api/jobs/${jobId}/`).set(staff.auth).expect(200)).body.data as JobBody;
   const waitForJob = (jobId: string, timeoutMs = 120_000): Promise<JobBody> =>
-    waitForFinishedJob(() => readJob(jobId), timeoutMs);
+    waitForJobState<JobBody>(app, staff, jobId, { timeoutMs });
   const ensureWorker = async () => {
     worker ??= await startWorkerProcess();
   };
@@ -192,77 +188,6 @@ describe('integrity leftovers', () => {
         expect(parents.filter((parent) => parent !== null)).toHaveLength(1);
       }
       expect(await cyclicSamples(owner.code)).toEqual([]);
-    });
-  });
-
-  describe('a new registry code inside a used namespace', () => {
-    let short: string;
-    let holder: TestUser;
-
-    beforeAll(async () => {
-      holder = await createUserWithToken(app);
-      const accounts = app.get(AccountsService);
-      // IE + one character: a legacy code whose namespace holds those of IE + 3 characters.
-      for (const char of [...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'].sort(() => Math.random() - 0.5)) {
-        try {
-          await accounts.createRegistryCode(`IE${char}`, { email: holder.email });
-          short = `IE${char}`;
-          break;
-        } catch (error) {
-          if ((error as { getStatus?: () => number }).getStatus?.() !== 409) throw error;
-        }
-      }
-      expect(short).toBeDefined();
-    });
-
-    const freeLonger = async (): Promise<string> => {
-      for (;;) {
-        const candidate = `${short}${tag().slice(0, 2).toUpperCase()}`;
-        if (!(await db.query('SELECT 1 FROM registry_code WHERE code = $1', [candidate])).length) return candidate;
-      }
-    };
-    const codeExists = async (code: string) =>
-      (await db.query('SELECT 1 FROM registry_code WHERE code = $1', [code])).length > 0;
-
-    it('is refused with 409 naming the code, how many IGSNs and the first (service and CLI)', async () => {
-      const longer = await freeLonger();
-      const registrant = { ...holder, code: short };
-      for (const suffix of ['0002', '0001']) await register({ igsn: `${longer}${suffix}` }, registrant);
-
-      const refused = await app
-        .get(AccountsService)
-        .createRegistryCode(longer, { email: holder.email })
-        .then(
-          () => undefined,
-          (error: unknown) => error,
-        );
-      expect(refused).toBeInstanceOf(ApiError);
-      const error = refused as ApiError;
-      expect(error.getStatus()).toBe(409);
-      const body = error.getResponse() as { message: string; errors: Record<string, string[]> };
-      expect(body.message).toContain(`Registry code ${longer}`);
-      expect(body.message).toContain('2 IGSNs');
-      expect(body.message).toContain(`first ${longer}0001`);
-      expect(Object.keys(body.errors)).toEqual(['code']);
-      expect(await codeExists(longer)).toBe(false);
-
-      const out: string[] = [];
-      const err: string[] = [];
-      const exit = await runCli(
-        ['registry-code:create', '--code', longer.toLowerCase(), '--owner-email', holder.email],
-        testConfig(),
-        { stdout: (line) => out.push(line), stderr: (line) => err.push(line) },
-      );
-      expect({ exit, out }).toEqual({ exit: 1, out: [] });
-      expect(err.join('\n')).toContain(`Registry code ${longer} cannot be created: 2 IGSNs`);
-      expect(await codeExists(longer)).toBe(false);
-
-      // The IGSNs keep their code; a longer code over an empty namespace is still created.
-      const stored = await db.query('SELECT DISTINCT registry_code FROM sample WHERE igsn LIKE $1', [`${longer}%`]);
-      expect(stored).toEqual([{ registry_code: short }]);
-      const empty = await freeLonger();
-      await app.get(AccountsService).createRegistryCode(empty, { email: holder.email });
-      expect(await codeExists(empty)).toBe(true);
     });
   });
 

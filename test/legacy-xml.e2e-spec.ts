@@ -455,7 +455,7 @@ describe('legacy XML endpoints', () => {
       const res = await postLegacyXml(app, LEGACY_ENDPOINTS.register, xml, { headers: registrant.auth }).expect(400);
       const results = await readLegacyResults(res.text);
       expect(results.warning).toBeUndefined();
-      // Half a position is refused rather than saved as a draft (LEGACY_XML_MAPPING.md).
+      // Half a position is refused rather than saved as a draft (docs/integrations/legacy-xml-mapping.md).
       expect(results.samples[0].error).toBe('Validation failed. longitude: is required to publish a sample.');
       expect(await countNamed(name)).toBe(0);
     });

@@ -35,7 +35,7 @@ describe('a typed client generated from openapi/openapi.json', () => {
   });
 
   it('compiles strictly and fetches, searches and gets a typed 404 error body', async () => {
-    // The generator's command line, as the README shows it (it runs as a plain Node process, not in Jest).
+    // The generator's command line, as docs/development.md shows it (it runs as a plain Node process, not in Jest).
     mkdirSync(GENERATED, { recursive: true });
     await run(
       process.execPath,

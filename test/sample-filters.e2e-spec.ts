@@ -6,6 +6,7 @@ import { SampleFilters, SampleRepository, OTHER_NAMES_TEXT } from '../src/module
 import { createRegistrant } from './support/auth';
 import { createTestApp } from './support/test-app';
 import { WorkerProcess, startWorkerProcess } from './support/worker-process';
+import { waitForJob } from './support/jobs';
 
 type Registrant = Awaited<ReturnType<typeof createRegistrant>>;
 type Sample = { igsn: string; name: string; [field: string]: unknown };
@@ -250,12 +251,11 @@ describe('sample search filters', () => {
         format: 'csv',
       }).expect(202);
       const jobId = queued.body.data.job_id as string;
-      let job: { status: string; payload: { query: Record<string, string> }; result: { sample_count: number } };
-      const started = Date.now();
-      do {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        job = (await http().get(`/api/jobs/${jobId}/`).set(owner.auth).expect(200)).body.data;
-      } while (!['completed', 'failed'].includes(job.status) && Date.now() - started < 60_000);
+      const job = await waitForJob<{
+        status: string;
+        payload: { query: Record<string, string> };
+        result: { sample_count: number };
+      }>(app, owner, jobId);
       expect(job.payload.query).toEqual({
         bbox: '-180,-90,180,90',
         collector: orcid,

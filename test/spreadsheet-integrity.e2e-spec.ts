@@ -12,6 +12,7 @@ import { testKeyPrefix } from './support/test-environment';
 import { WorkerProcess, startWorkerProcess } from './support/worker-process';
 import { buildWorkbook, readSamplesSheet } from './support/workbooks';
 import { zip } from './support/zip';
+import { waitForJob as waitForJobState } from './support/jobs';
 
 type Who = { auth: { Authorization: string } };
 type Registrant = TestUser & { code: string };
@@ -128,15 +129,7 @@ describe('spreadsheet integrity (issue 13, section 2)', () => {
     return req;
   };
 
-  async function waitForJob(who: Who, jobId: string): Promise<JobBody> {
-    const started = Date.now();
-    for (;;) {
-      const job = (await http().get(`/api/jobs/${jobId}/`).set(who.auth).expect(200)).body.data as JobBody;
-      if (job.status === 'completed' || job.status === 'failed') return job;
-      if (Date.now() - started > 60_000) throw new Error(`job ${jobId} still ${JSON.stringify(job)}`);
-      await new Promise((resolve) => setTimeout(resolve, 150));
-    }
-  }
+  const waitForJob = (who: Who, jobId: string) => waitForJobState<JobBody>(app, who, jobId);
 
   /** Uploads, waits, and returns the finished job. */
   async function register(who: Who, file: Buffer, fields: Record<string, string> = {}): Promise<JobBody> {

@@ -1,4 +1,4 @@
-import { INestApplication } from '@nestjs/common';
+import { INestApplicationContext } from '@nestjs/common';
 import { randomInt, randomUUID } from 'node:crypto';
 import { Clock } from '../../src/core/clock';
 import { AccountsService } from '../../src/modules/accounts/accounts.service';
@@ -17,7 +17,7 @@ export interface TestUser {
 
 /** A new account (unique email) with a signed-in session token pair. */
 export async function createUserWithToken(
-  app: INestApplication,
+  app: Pick<INestApplicationContext, 'get'>,
   options: { email?: string; isStaff?: boolean; isAdmin?: boolean; uploadPermission?: boolean; orcid?: string } = {},
 ): Promise<TestUser> {
   const email = options.email ?? `user-${randomUUID()}@example.org`;
@@ -81,7 +81,7 @@ export function uniqueRor(): string {
 
 /** A user with upload permission who owns a new registry code. */
 export async function createRegistrant(
-  app: INestApplication,
+  app: Pick<INestApplicationContext, 'get'>,
   options: { isStaff?: boolean } = {},
 ): Promise<TestUser & { code: string }> {
   const user = await createUserWithToken(app, { isStaff: options.isStaff });

@@ -47,8 +47,11 @@ describe('LEGACY_SAMPLE_TYPES', () => {
     }
   });
 
-  it('is what LEGACY_XML_MAPPING.md shows', () => {
-    const markdown = readFileSync(path.join(__dirname, 'LEGACY_XML_MAPPING.md'), 'utf8');
+  it('is what docs/integrations/legacy-xml-mapping.md shows', () => {
+    const markdown = readFileSync(
+      path.join(__dirname, '..', '..', '..', 'docs', 'integrations', 'legacy-xml-mapping.md'),
+      'utf8',
+    );
     const section = markdown.slice(markdown.indexOf('## Sample types'));
     const rows = section
       .split('\n')

@@ -3,7 +3,7 @@
  * The `crosswalk` rows are the registry's published sample-type crosswalk; the `v1 schema` rows are
  * the values of the v1 XSD `sample_type` list that the crosswalk only knows as subtypes of
  * `Individual Sample` (or, for `U-Channel`, as `Core U-Channel`): v1 sent them without a parent.
- * LEGACY_XML_MAPPING.md shows this table; a unit test fails when the two disagree.
+ * docs/integrations/legacy-xml-mapping.md shows this table; a unit test fails when the two disagree.
  */
 export interface LegacySampleTypeRow {
   /** The old value: a sample type, or `Type > Subtype`. */

@@ -188,8 +188,11 @@ describe('LEGACY_XML_MAPPING', () => {
     },
   );
 
-  it('is what LEGACY_XML_MAPPING.md shows', () => {
-    const markdown = readFileSync(path.join(__dirname, 'LEGACY_XML_MAPPING.md'), 'utf8');
+  it('is what docs/integrations/legacy-xml-mapping.md shows', () => {
+    const markdown = readFileSync(
+      path.join(__dirname, '..', '..', '..', 'docs', 'integrations', 'legacy-xml-mapping.md'),
+      'utf8',
+    );
     const cells = (line: string) =>
       line
         .split('|')

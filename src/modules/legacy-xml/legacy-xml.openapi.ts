@@ -66,7 +66,7 @@ export function LegacyXmlEndpoint(operation: 'register' | 'update', summary: str
       description:
         'Deprecated v1 XML interface, kept for migrating clients; new integrations send JSON to /api/samples/. ' +
         'The `content` field holds a <samples> document with one <sample> per sample (names unique within the ' +
-        `document); each is mapped to the JSON sample body (see LEGACY_XML_MAPPING.md) and ${verb} on its own, ` +
+        `document); each is mapped to the JSON sample body (see docs/integrations/legacy-xml-mapping.md in the repository) and ${verb} on its own, ` +
         'so one invalid sample does not stop the others.' +
         igsnNote +
         ' The field may be sent form-encoded (also unencoded: `content=<?xml …`), as multipart, as JSON ' +

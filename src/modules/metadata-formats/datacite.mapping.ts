@@ -255,7 +255,7 @@ function geoLocation(sample: SampleDto): DataCiteGeoLocation | null {
 
 /**
  * The DataCite description of a sample (resourceTypeGeneral PhysicalObject), mapped as the
- * registry's DataCite mapping describes (METADATA_FORMATS.md).
+ * registry's DataCite mapping describes (docs/integrations/metadata-formats.md).
  */
 export function dataCiteAttributes(
   sample: SampleDto,

@@ -2,17 +2,18 @@ import { INestApplication } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { Clock } from '../src/core/clock';
-import { SampleAccessPolicy } from '../src/modules/samples/sample-access.policy';
-import { EXACT_COUNT_LIMIT, SampleRepository } from '../src/modules/samples/sample.repository';
-import { SampleSearchQuery } from '../src/modules/samples/sample-search';
-import { SamplesService } from '../src/modules/samples/samples.service';
-import { TestUser, createRegistrant, createUserWithToken } from './support/auth';
-import { createTestApp } from './support/test-app';
-import { IsolatedDatabase, createIsolatedDatabase } from './support/isolated-database';
-import { testConfig, testKeyPrefix } from './support/test-environment';
-import { WorkerProcess, startWorkerProcess } from './support/worker-process';
-import { buildWorkbook } from './support/workbooks';
+import { Clock } from '../../src/core/clock';
+import { SampleAccessPolicy } from '../../src/modules/samples/sample-access.policy';
+import { EXACT_COUNT_LIMIT, SampleRepository } from '../../src/modules/samples/sample.repository';
+import { SampleSearchQuery } from '../../src/modules/samples/sample-search';
+import { SamplesService } from '../../src/modules/samples/samples.service';
+import { TestUser, createRegistrant, createUserWithToken } from '../support/auth';
+import { createTestApp } from '../support/test-app';
+import { IsolatedDatabase, createIsolatedDatabase } from '../support/isolated-database';
+import { testConfig, testKeyPrefix } from '../support/test-environment';
+import { WorkerProcess, startWorkerProcess } from '../support/worker-process';
+import { buildWorkbook } from '../support/workbooks';
+import { waitForJob } from '../support/jobs';
 
 const ROWS = 1500;
 
@@ -90,14 +91,11 @@ describe('sample list plans after a bulk load', () => {
     });
     const queued = await http().post('/api/batches/upload/').set(owner.auth).attach('file', file, 'plans.xlsx');
     expect(queued.status).toBe(202);
-    let job: { status: string; result: { batch_id: number } | null; error_message?: string } = {
-      status: 'pending',
-      result: null,
-    };
-    for (let tries = 0; tries < 600 && !['completed', 'failed'].includes(job.status); tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      job = (await http().get(`/api/jobs/${queued.body.data.job_id}/`).set(owner.auth).expect(200)).body.data;
-    }
+    const job = await waitForJob<{ status: string; result: { batch_id: number } | null }>(
+      app,
+      owner,
+      queued.body.data.job_id,
+    );
     expect(job).toMatchObject({ status: 'completed' });
     const batchId = (job.result as { batch_id: number }).batch_id;
     // Once the batch committed, the worker refreshes statistics and empties the trigram indexes'

@@ -1,10 +1,10 @@
 import { INestApplication } from '@nestjs/common';
 import { connect, Socket } from 'node:net';
-import { TestUser, createUserWithToken } from './support/auth';
-import { ServiceProcess, freePort, serviceEnv, startServiceProcess } from './support/service-process';
-import { createTestApp } from './support/test-app';
-import { testKeyPrefix } from './support/test-environment';
-import { IsolatedDatabase, createIsolatedDatabase } from './support/isolated-database';
+import { TestUser, createUserWithToken } from '../support/auth';
+import { ServiceProcess, freePort, serviceEnv, startServiceProcess } from '../support/service-process';
+import { createTestApp } from '../support/test-app';
+import { testKeyPrefix } from '../support/test-environment';
+import { IsolatedDatabase, createIsolatedDatabase } from '../support/isolated-database';
 
 /** One HTTP/1.1 request on a fresh connection; resolves with the status, or rejects (e.g. ECONNREFUSED). */
 async function get(port: number, path: string): Promise<{ status: number; body: string }> {

@@ -1,8 +1,8 @@
-import { INestApplication } from '@nestjs/common';
+import { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { FilesService } from '../src/modules/files/files.service';
-import { TestUser, createUserWithToken } from './support/auth';
-import { createTestApp } from './support/test-app';
+import { FilesService } from '../../src/modules/files/files.service';
+import { TestUser, createUserWithToken } from '../support/auth';
+import { createMediumContext } from '../support/medium';
 
 /**
  * Stored files and the storage quota they are charged to (FilesService over StoredFileRepository
@@ -10,14 +10,14 @@ import { createTestApp } from './support/test-app';
  * PostgreSQL.
  */
 describe('stored files and storage quota', () => {
-  let app: INestApplication;
+  let app: INestApplicationContext;
   let db: DataSource;
   let files: FilesService;
   let first: TestUser;
   let second: TestUser;
 
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await createMediumContext();
     db = app.get(DataSource);
     files = app.get(FilesService);
     first = await createUserWithToken(app);

@@ -6,25 +6,26 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { statSync, existsSync, writeFileSync } from 'node:fs';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { QueueName } from '../src/core/queue/queue-names';
-import { privateWorkDir } from '../src/core/files/private-temp-dir';
-import { BackgroundJobsService } from '../src/modules/background-jobs/background-jobs.service';
-import { FilesService } from '../src/modules/files/files.service';
-import { TestUser, createRegistrant, createUserWithToken } from './support/auth';
+import { QueueName } from '../../src/core/queue/queue-names';
+import { privateWorkDir } from '../../src/core/files/private-temp-dir';
+import { BackgroundJobsService } from '../../src/modules/background-jobs/background-jobs.service';
+import { FilesService } from '../../src/modules/files/files.service';
+import { TestUser, createRegistrant, createUserWithToken } from '../support/auth';
 import {
   LEGACY_ENDPOINTS,
   legacySamplesDocument,
   minimalLegacySample,
   postLegacyXml,
   readLegacyResults,
-} from './support/legacy-xml-client';
-import { ServiceProcess, freePort, serviceEnv, startServiceProcess } from './support/service-process';
-import { createTestApp } from './support/test-app';
-import { testConfig, testKeyPrefix } from './support/test-environment';
-import { WorkerProcess, startWorkerProcess } from './support/worker-process';
-import { IsolatedDatabase, createIsolatedDatabase } from './support/isolated-database';
-import { buildWorkbook } from './support/workbooks';
-import { zip } from './support/zip';
+} from '../support/legacy-xml-client';
+import { ServiceProcess, freePort, serviceEnv, startServiceProcess } from '../support/service-process';
+import { createTestApp } from '../support/test-app';
+import { testConfig, testKeyPrefix } from '../support/test-environment';
+import { WorkerProcess, startWorkerProcess } from '../support/worker-process';
+import { IsolatedDatabase, createIsolatedDatabase } from '../support/isolated-database';
+import { buildWorkbook } from '../support/workbooks';
+import { zip } from '../support/zip';
+import { waitForJob as waitForJobState } from '../support/jobs';
 
 type Registrant = TestUser & { code: string };
 const HEADERS = ['Object Type', 'Sample Name', 'Latitude (WGS84)', 'Longitude (WGS84)', 'Country', 'Collector'];
@@ -58,16 +59,8 @@ describe('stays up under hostile or unlucky conditions', () => {
   const upload = (who: { auth: Record<string, string> }, file: Buffer, headers: Record<string, string> = {}) =>
     http().post('/api/batches/upload/').set(who.auth).set(headers).attach('file', file, 'batch.xlsx');
 
-  async function waitForJob(who: TestUser, jobId: string): Promise<{ status: string; error_message: string | null }> {
-    const started = Date.now();
-    for (;;) {
-      const res = await http().get(`/api/jobs/${jobId}/`).set(who.auth).expect(200);
-      const job = res.body.data as { status: string; error_message: string | null };
-      if (['completed', 'failed'].includes(job.status)) return job;
-      if (Date.now() - started > 60_000) throw new Error(`job ${jobId} still ${job.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
+  const waitForJob = (who: TestUser, jobId: string) =>
+    waitForJobState<{ status: string; error_message: string | null }>(target, who, jobId);
 
   /**
    * This suite's own database and queues: its jobs must stay pending while it looks at them, and
