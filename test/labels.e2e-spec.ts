@@ -10,7 +10,7 @@ import { PNG } from 'pngjs';
 import request from 'supertest';
 import { LABEL_LAYOUTS, LabelLayoutName, labelPosition } from '../src/modules/labels/label-layouts';
 import { createRegistrant, createUserWithToken } from './support/auth';
-import { waitForFinishedJob } from './support/jobs';
+import { waitForJob } from './support/jobs';
 import { createTestApp } from './support/test-app';
 import { testConfig } from './support/test-environment';
 import { buildWorkbook } from './support/workbooks';
@@ -99,10 +99,7 @@ describe('labels and QR codes', () => {
 
   async function labelSheet(who: { auth: { Authorization: string } }, body: Record<string, unknown>) {
     const queued = (await http().post('/api/samples/labels/').set(who.auth).send(body).expect(202)).body.data;
-    const job = await waitForFinishedJob(
-      async () => (await http().get(`/api/jobs/${queued.job_id}/`).set(who.auth).expect(200)).body.data as JobBody,
-      120_000,
-    );
+    const job = await waitForJob<JobBody>(app, who, queued.job_id as string, { timeoutMs: 120_000 });
     expect(job).toMatchObject({ status: 'completed', job_type: 'label_sheet', error_message: null });
     const file = await binary(http().get(`/api/jobs/${queued.job_id}/download/`).set(who.auth)).expect(200);
     expect(file.headers['content-type']).toMatch(/^application\/pdf/);
@@ -180,11 +177,7 @@ describe('labels and QR codes', () => {
       .set(owner.auth)
       .attach('file', batchFile, 'labels.xlsx')
       .expect(202);
-    const batchJob = await waitForFinishedJob(
-      async () =>
-        (await http().get(`/api/jobs/${upload.body.data.job_id}/`).set(owner.auth).expect(200)).body.data as JobBody,
-      120_000,
-    );
+    const batchJob = await waitForJob<JobBody>(app, owner, upload.body.data.job_id as string, { timeoutMs: 120_000 });
     expect(batchJob.status).toBe('completed');
     const batchId = batchJob.result.batch_id;
     const inBatch = await http()

@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { createRegistrant, createUserWithToken } from './support/auth';
-import { waitForFinishedJob } from './support/jobs';
+import { waitForJob } from './support/jobs';
 import { createTestApp } from './support/test-app';
 import { WorkerProcess, startWorkerProcess } from './support/worker-process';
 
@@ -148,16 +148,12 @@ describe('reserved IGSNs (POST /api/samples/reserve/)', () => {
       .send({ registry_code: owner.code, count: 1500 })
       .expect(202);
     expect(res.body.data).toMatchObject({ count: 1500, igsns: null, job_id: expect.any(String) });
-    const job = await waitForFinishedJob(
-      async () =>
-        (await http().get(`/api/jobs/${res.body.data.job_id}/`).set(owner.auth).expect(200)).body.data as {
-          status: string;
-          processed_count: number;
-          total_count: number;
-          result: { igsns: string[] };
-        },
-      180_000,
-    );
+    const job = await waitForJob<{
+      status: string;
+      processed_count: number;
+      total_count: number;
+      result: { igsns: string[] };
+    }>(app, owner, res.body.data.job_id as string, { timeoutMs: 180_000 });
     expect(job).toMatchObject({ status: 'completed', processed_count: 1500, total_count: 1500 });
     expect(new Set(job.result.igsns).size).toBe(1500);
     expect(await reservedCount()).toBe(1502);

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AccountsService } from '../src/modules/accounts/accounts.service';
 import { TestUser, createRegistrant, createUserWithToken } from './support/auth';
-import { waitForFinishedJob } from './support/jobs';
+import { waitForJob } from './support/jobs';
 import { createTestApp } from './support/test-app';
 import { testConfig } from './support/test-environment';
 import { WorkerProcess, startWorkerProcess } from './support/worker-process';
@@ -222,16 +222,12 @@ describe('ownership transfers (/api/transfers/)', () => {
     expect(accepting.status).toBe('accepting');
     expect(accepting.job_id).toEqual(expect.any(String));
     await act(dora, transfer.id, 'cancel', 409);
-    const job = await waitForFinishedJob(
-      async () =>
-        (await http().get(`/api/jobs/${accepting.job_id}/`).set(bob.auth).expect(200)).body.data as {
-          status: string;
-          job_type: string;
-          processed_count: number;
-          total_count: number;
-        },
-      120_000,
-    );
+    const job = await waitForJob<{
+      status: string;
+      job_type: string;
+      processed_count: number;
+      total_count: number;
+    }>(app, bob, accepting.job_id as string, { timeoutMs: 120_000 });
     expect(job).toMatchObject({ status: 'completed', job_type: 'ownership_transfer' });
     expect(job.processed_count).toBe(job.total_count);
     const done = (await http().get(`/api/transfers/${transfer.id}/`).set(bob.auth).expect(200)).body.data as Transfer;
