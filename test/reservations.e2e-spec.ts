@@ -4,6 +4,7 @@ import request from 'supertest';
 import { createRegistrant, createUserWithToken } from './support/auth';
 import { waitForJob } from './support/jobs';
 import { createTestApp } from './support/test-app';
+import { buildWorkbook } from './support/workbooks';
 import { WorkerProcess, startWorkerProcess } from './support/worker-process';
 
 type Registrant = Awaited<ReturnType<typeof createRegistrant>>;
@@ -108,13 +109,37 @@ describe('reserved IGSNs (POST /api/samples/reserve/)', () => {
     expect(await reservedCount()).toBe(3);
   });
 
+  it('is completed by a batch row naming its IGSN, as the batch stores its new samples', async () => {
+    const file = buildWorkbook({
+      metadata: { registry_code: owner.code, object_type: 'Core' },
+      headers: ['IGSN', 'Sample Name', 'Latitude', 'Longitude'],
+      rows: [[reserved[3], 'Core 4 from the batch', 12.5, 45.25]],
+    });
+    const upload = await http().post('/api/batches/upload/').set(owner.auth).attach('file', file, 'complete.xlsx');
+    expect(upload.status).toBe(202);
+    const job = await waitForJob<{ status: string; error_message: string | null; result: { batch_id: number } }>(
+      app,
+      owner,
+      upload.body.data.job_id as string,
+      { timeoutMs: 120_000 },
+    );
+    expect(job).toMatchObject({ status: 'completed', error_message: null });
+    const sample = (await http().get(`/api/samples/${reserved[3]}/`).set(owner.auth).expect(200)).body.data;
+    expect(sample).toMatchObject({
+      name: 'Core 4 from the batch',
+      object_type: 'Core',
+      metadata_store_status: 'pending-review',
+      batch_id: job.result.batch_id,
+    });
+  }, 180_000);
+
   it('releases an unused reservation by deactivating it; it stays unknown to others', async () => {
     await http()
       .post(`/api/samples/${reserved[2]}/deactivate/`)
       .set(owner.auth)
       .send({ reason: 'other', comment: 'not used on the cruise' })
       .expect(200);
-    expect(await reservedCount()).toBe(2);
+    expect(await reservedCount()).toBe(1);
     await http().get(`/api/samples/${reserved[2]}/`).set(stranger.auth).expect(404);
   });
 
@@ -138,7 +163,7 @@ describe('reserved IGSNs (POST /api/samples/reserve/)', () => {
       .send({ registry_code: owner.code, count: 1 })
       .expect(403);
     await http().post('/api/samples/reserve/').send({ registry_code: owner.code, count: 1 }).expect(401);
-    expect(await reservedCount()).toBe(2);
+    expect(await reservedCount()).toBe(1);
   });
 
   it('reserves more than 1,000 in a background job with progress', async () => {
@@ -156,6 +181,6 @@ describe('reserved IGSNs (POST /api/samples/reserve/)', () => {
     }>(app, owner, res.body.data.job_id as string, { timeoutMs: 180_000 });
     expect(job).toMatchObject({ status: 'completed', processed_count: 1500, total_count: 1500 });
     expect(new Set(job.result.igsns).size).toBe(1500);
-    expect(await reservedCount()).toBe(1502);
+    expect(await reservedCount()).toBe(1501);
   }, 240_000);
 });

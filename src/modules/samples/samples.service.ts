@@ -59,6 +59,11 @@ export interface PrepareOptions {
   mint?: boolean;
   /** Check a supplied IGSN is free (a batch checks all of them in one query). */
   checkSuppliedIgsn?: boolean;
+  /**
+   * What a reserved sample written to becomes instead of being published: a batch completes it as
+   * its new samples are stored (`draft` or `pending-review`); PATCH and legacy XML publish it.
+   */
+  completeReservedAs?: StoreStatus;
 }
 
 /** Between a stored text and the text appended to it: a blank line, as between paragraphs. */
@@ -529,7 +534,7 @@ export class SamplesService {
     dto: UpdateSampleDto,
     caller: SampleCaller,
     manager: EntityManager,
-    options: Pick<PrepareOptions, 'references'> = {},
+    options: Pick<PrepareOptions, 'references' | 'completeReservedAs'> = {},
   ): Promise<ResolvedWrite> {
     const errors: FieldErrors = {};
     if (dto.igsn !== undefined && this.igsn.parse(dto.igsn) !== sample.igsn) errors.igsn = ['cannot be changed'];
@@ -553,7 +558,8 @@ export class SamplesService {
     const resolved = await this.resolveFields(dto, caller, manager, sample, options.references ?? this.references);
     const columns: Partial<Sample> = { ...resolved.columns, updatedAt: this.clock.now() };
     if (sample.metadataStoreStatus === 'reserved') {
-      Object.assign(columns, this.completedReservation(sample, columns, dto.is_draft === true));
+      const asDraft = dto.is_draft === true || options.completeReservedAs === 'draft';
+      Object.assign(columns, this.completedReservation(sample, columns, asDraft, options.completeReservedAs));
       return { columns, collectorIds: resolved.collectorIds };
     }
     if (dto.is_draft === false && sample.metadataStoreStatus === 'draft') {
@@ -581,7 +587,12 @@ export class SamplesService {
    * it becomes a draft (`is_draft: true`) or is published, by the rules of a registration — an object
    * type in both cases, coordinates to publish. 400 naming what is missing; it never stays half-reserved.
    */
-  private completedReservation(sample: Sample, columns: Partial<Sample>, asDraft: boolean): Partial<Sample> {
+  private completedReservation(
+    sample: Sample,
+    columns: Partial<Sample>,
+    asDraft: boolean,
+    completeAs?: StoreStatus,
+  ): Partial<Sample> {
     const merged = { ...sample, ...columns };
     const errors: FieldErrors = {};
     if (merged.objectTypeId === null) errors.object_type = ['is required to complete a reserved sample'];
@@ -596,6 +607,7 @@ export class SamplesService {
       throw ApiError.badRequest(`Validation failed: ${Object.keys(errors).join(', ')}.`, errors);
     }
     if (asDraft) return { metadataStoreStatus: 'draft' };
+    if (completeAs === 'pending-review') return { metadataStoreStatus: 'pending-review' };
     return { metadataStoreStatus: 'published', publishDate: merged.publishDate ?? this.clock.now() };
   }
 
