@@ -1,8 +1,10 @@
 import { ChildProcess, fork } from 'node:child_process';
+import cluster from 'node:cluster';
 import { extname, join } from 'node:path';
 import { AppConfig } from './core/config/app-config';
 import { bootstrapConfig } from './core/config/bootstrap-config';
 import { prepareDatabase } from './core/database/prepare-database';
+import { serveClusterMetrics } from './core/metrics/cluster-metrics';
 
 /** First restart delay; it doubles with each crash inside the window, up to the cap. */
 const FIRST_BACKOFF_MS = 1000;
@@ -12,9 +14,12 @@ function log(message: string): void {
   process.stderr.write(`[supervisor] ${new Date().toISOString()} ${message}\n`);
 }
 
+/** Starts one child process: an API process of the cluster, or the worker. */
+type Launch = () => ChildProcess;
+
 /**
- * One child (the API or the worker) kept running: when it dies on its own it is started again
- * after a back-off while the other child keeps serving. Crashes older than the window are
+ * One child (an API process or the worker) kept running: when it dies on its own it is started
+ * again after a back-off while the others keep serving. Crashes older than the window are
  * forgotten; `maxCrashes` inside it means something is wrong for good and the supervisor gives up.
  */
 class SupervisedChild {
@@ -25,16 +30,14 @@ class SupervisedChild {
 
   constructor(
     readonly name: string,
-    private readonly entry: string,
-    private readonly env: NodeJS.ProcessEnv,
+    private readonly launch: Launch,
     private readonly config: AppConfig['supervisor'],
     private readonly onGiveUp: (name: string) => void,
     private readonly onStopped: () => void,
   ) {}
 
   start(): void {
-    // fork() passes this process's execArgv on, so `node -r ts-node/register src/start-all.ts` works too.
-    const child = fork(this.entry, { env: this.env });
+    const child = this.launch();
     this.child = child;
     log(`${this.name} started (pid ${child.pid})`);
     child.on('exit', (code, signal) => {
@@ -79,9 +82,11 @@ class SupervisedChild {
 }
 
 /**
- * `npm start`: one machine, one command. Applies migrations once, then runs the API and a worker
- * as two supervised child processes. Ctrl-C or SIGTERM is passed on to both, which shut down
- * gracefully; a child that dies on its own is restarted (see SupervisedChild).
+ * `npm start`: one machine, one command. Applies migrations once, then runs API_PROCESSES API
+ * processes and one worker as supervised child processes. The API processes are a node:cluster on
+ * one port: this process holds the listening socket and hands connections to them in turn, so every
+ * core serves requests. Ctrl-C or SIGTERM is passed on to every child, which shut down gracefully; a
+ * child that dies on its own is restarted (see SupervisedChild) while the others keep serving.
  */
 async function main(): Promise<void> {
   const config = bootstrapConfig();
@@ -93,7 +98,8 @@ async function main(): Promise<void> {
   const env = { ...process.env, DATABASE_MIGRATE_ON_START: 'false' };
   const ext = extname(__filename);
   let exitCode = 0;
-  let running = 2;
+  const apiProcesses = config.supervisor.apiProcesses;
+  let running = apiProcesses + 1;
   const children: SupervisedChild[] = [];
   const stopAll = (signal: NodeJS.Signals) => {
     for (const child of children) child.stop(signal);
@@ -108,10 +114,23 @@ async function main(): Promise<void> {
       process.exit(exitCode);
     }
   };
-  for (const name of ['api', 'worker'] as const) {
-    const entry = join(__dirname, `${name === 'api' ? 'main' : 'worker'}${ext}`);
-    children.push(new SupervisedChild(name, entry, env, config.supervisor, giveUp, stopped));
+  // Both kinds of child inherit this process's execArgv, so `node -r ts-node/register src/start-all.ts` works too.
+  cluster.setupPrimary({ exec: join(__dirname, `main${ext}`) });
+  serveClusterMetrics();
+  const launchApi: Launch = () => {
+    const child = cluster.fork(env).process;
+    // A cluster worker's own 'error' events (IPC closed while it exits) must not end the supervisor.
+    child.on('error', (error) => log(`API process ${child.pid}: ${error.message}`));
+    return child;
+  };
+  const launchWorker: Launch = () => fork(join(__dirname, `worker${ext}`), { env });
+  for (let i = 1; i <= apiProcesses; i++) {
+    children.push(
+      new SupervisedChild(apiProcesses === 1 ? 'api' : `api-${i}`, launchApi, config.supervisor, giveUp, stopped),
+    );
   }
+  children.push(new SupervisedChild('worker', launchWorker, config.supervisor, giveUp, stopped));
+  log(`starting ${apiProcesses} API process${apiProcesses === 1 ? '' : 'es'} and a worker`);
   for (const child of children) child.start();
   // In a terminal, Ctrl-C reaches the children too (same process group); forwarding is harmless.
   process.on('SIGINT', () => stopAll('SIGINT'));

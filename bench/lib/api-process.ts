@@ -1,20 +1,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
-import { AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** A port nothing listens on right now (the OS picks it; the API binds it moments later). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+// The test support's, shared: the benchmarks start API processes the way the system tests do.
+export { freePort } from '../../test/support/free-port';
 
 /**
  * A private copy of the compiled app (`dist/`), with node_modules linked in, so a rebuild in the

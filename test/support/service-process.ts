@@ -5,7 +5,7 @@ import { serverUrls, testDatabaseUrl, testKeyPrefix } from './test-environment';
 
 export const PROJECT_ROOT = join(__dirname, '..', '..');
 
-export { freePort } from '../../bench/lib/api-process';
+export { freePort } from './free-port';
 
 /** The environment of a service process on this run's database and Redis prefix. */
 export function serviceEnv(extra: Record<string, string> = {}): Record<string, string> {

@@ -133,6 +133,7 @@ describe('process lifecycle: graceful deploys and a supervised start', () => {
         SUPERVISOR_MAX_CRASHES: '3',
         SUPERVISOR_CRASH_WINDOW_SECONDS: '300',
         SHUTDOWN_DRAIN_SECONDS: '0',
+        API_PROCESSES: '1',
       }),
       'Worker started',
       90_000,
@@ -177,4 +178,78 @@ describe('process lifecycle: graceful deploys and a supervised start', () => {
     expect(supervisor.output()).toContain('api stopped');
     expect(await refused(port)).toBe('ECONNREFUSED');
   }, 240_000);
+
+  it('npm start with API_PROCESSES=2 serves from both on one port, and restarts a killed one while the other answers', async () => {
+    const port = await freePort();
+    const database = await createIsolatedDatabase('cluster');
+    databases.push(database);
+    const supervisor = await startServiceProcess(
+      'start-all',
+      serviceEnv({
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: database.url,
+        REDIS_KEY_PREFIX: `${testKeyPrefix()}-cluster`,
+        SHUTDOWN_DRAIN_SECONDS: '0',
+        API_PROCESSES: '2',
+        METRICS_TOKEN: 'cluster-metrics-token-0123456789',
+      }),
+      'Worker started',
+      120_000,
+    );
+    running.push(supervisor);
+    await supervisor.waitForOutput('API listening', 2, 90_000);
+    expect(supervisor.output()).toContain('starting 2 API processes and a worker');
+    const pidOf = (name: string) =>
+      [...supervisor.output().matchAll(new RegExp(`${name} started \\(pid (\\d+)\\)`, 'g'))].map((m) => Number(m[1]));
+    const [first] = pidOf('api-1');
+    const [second] = pidOf('api-2');
+
+    /** The pids that logged a request for `path` (each request logs one line with its process's pid). */
+    const servedBy = (path: string) =>
+      new Set(
+        supervisor
+          .output()
+          .split('\n')
+          .filter((line) => line.startsWith('{') && line.includes(`"url":"${path}"`))
+          .map((line) => (JSON.parse(line) as { pid: number }).pid),
+      );
+    // Fresh connections go to the API processes in turn.
+    for (let i = 0; i < 8; i++) expect((await get(port, '/api/health/?round=1')).status).toBe(200);
+    await waitUntil(() => servedBy('/api/health/?round=1').size === 2);
+    expect(servedBy('/api/health/?round=1')).toEqual(new Set([first, second]));
+    // /metrics sums every API process, whichever one takes the scrape.
+    for (let scrape = 0; scrape < 2; scrape++) {
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`, {
+        headers: { Authorization: 'Bearer cluster-metrics-token-0123456789', Connection: 'close' },
+      });
+      const line = (await res.text())
+        .split('\n')
+        .find((l) => l.startsWith('http_request_duration_seconds_count{') && l.includes('route="/api/health"'));
+      expect(Number(line?.split(' ').at(-1))).toBeGreaterThanOrEqual(8);
+    }
+
+    // One API process killed: every request still answers (the other process takes them), and the
+    // supervisor starts a new one, which serves too.
+    process.kill(first, 'SIGKILL');
+    const statuses: number[] = [];
+    await supervisor.waitForOutput('api-1 exited unexpectedly (SIGKILL); restarting');
+    for (let i = 0; i < 5; i++) statuses.push((await get(port, '/api/health/?round=2')).status);
+    await supervisor.waitForOutput('API listening', 3, 90_000);
+    const [, replacement] = pidOf('api-1');
+    expect(replacement).toBeDefined();
+    for (let i = 0; i < 8; i++) statuses.push((await get(port, '/api/health/?round=3')).status);
+    expect(new Set(statuses)).toEqual(new Set([200]));
+    await waitUntil(() => servedBy('/api/health/?round=3').size === 2);
+    expect(servedBy('/api/health/?round=3')).toEqual(new Set([second, replacement]));
+
+    expect(await supervisor.stop()).toBe(0);
+    expect(await refused(port)).toBe('ECONNREFUSED');
+  }, 300_000);
 });
+
+/** Polls `check` until it holds (log lines are written asynchronously); throws after 30 s. */
+async function waitUntil(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 300 && !check(); i++) await sleep(100);
+  if (!check()) throw new Error('condition not met within 30 s');
+}

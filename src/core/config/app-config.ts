@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 /**
  * The service's configuration: read from the environment once at start-up, validated, and turned
  * into one typed object. Nothing else in the code reads `process.env`.
@@ -103,6 +105,8 @@ export interface AppConfig {
     /** `npm start` gives up when one child crashed this many times within the window. */
     maxCrashes: number;
     crashWindowSeconds: number;
+    /** API processes `npm start` runs on the one port (node:cluster); the worker is one more. */
+    apiProcesses: number;
   };
   /** The registry's public base URL (`https://registry.example.org`): landing pages, sitemap, DOI targets. */
   publicUrl: string | null;
@@ -382,6 +386,8 @@ export function loadAppConfig(env: Env): AppConfig {
     supervisor: {
       maxCrashes: integer(env, 'SUPERVISOR_MAX_CRASHES', 5, 1, 1000),
       crashWindowSeconds: integer(env, 'SUPERVISOR_CRASH_WINDOW_SECONDS', 60, 1, 86400),
+      // The machine's cores minus one (left to the worker and PostgreSQL), at least one.
+      apiProcesses: integer(env, 'API_PROCESSES', Math.max(1, availableParallelism() - 1), 1, 256),
     },
     publicUrl: publicUrl?.replace(/\/+$/, '') ?? null,
     datacite,

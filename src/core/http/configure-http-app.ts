@@ -6,6 +6,7 @@ import helmet from 'helmet';
 import { AppConfig } from '../config/app-config';
 import { httpMetricsMiddleware } from '../metrics/http-metrics.middleware';
 import { Metrics } from '../metrics/metrics';
+import { metricsSource } from '../metrics/cluster-metrics';
 import { metricsEndpoint } from '../metrics/metrics-endpoint';
 import { OpenApiDocumentHolder } from '../openapi/openapi-document.holder';
 import { buildOpenApiDocument } from '../openapi/openapi-document';
@@ -44,7 +45,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   // Without a token configured, /metrics does not exist (404).
   const metricsToken = config.metrics.token;
   if (metricsToken) {
-    const serveMetrics = metricsEndpoint(metrics.registry, metricsToken);
+    const serveMetrics = metricsEndpoint(metrics.registry, metricsToken, metricsSource(metrics.registry));
     express
       .getHttpAdapter()
       .getInstance()

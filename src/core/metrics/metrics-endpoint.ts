@@ -5,9 +5,14 @@ import { Registry } from 'prom-client';
 /**
  * Serves a registry in Prometheus text format to callers sending `Authorization: Bearer <token>`
  * (METRICS_TOKEN): metrics name queues, routes and volumes, which the public should not see.
- * Others get 401 in the API's error body.
+ * Others get 401 in the API's error body. `read` gives the text (the registry's own, or the sum over
+ * a cluster's API processes: cluster-metrics.ts).
  */
-export function metricsEndpoint(registry: Registry, token: string) {
+export function metricsEndpoint(
+  registry: Registry,
+  token: string,
+  read: () => Promise<string> = () => registry.metrics(),
+) {
   const expected = Buffer.from(`Bearer ${token}`);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const given = Buffer.from(req.headers.authorization ?? '');
@@ -18,7 +23,7 @@ export function metricsEndpoint(registry: Registry, token: string) {
       );
       return;
     }
-    const body = await registry.metrics();
+    const body = await read();
     res.writeHead(200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' });
     res.end(body);
   };
