@@ -10,6 +10,7 @@ import {
   ApiOperation,
   ApiQuery,
   ApiTags,
+  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AuthenticatedUser, CurrentUser } from '../../core/auth/authenticated-user';
@@ -69,6 +70,14 @@ export class TransfersController {
   @ApiQuery({ name: 'direction', required: false, enum: DIRECTIONS })
   @ApiPageQuery({ defaultSize: 25, maxSize: 200 })
   @ApiOkResponse({ type: TransferListResponse })
+  @ApiBadRequestResponse({
+    type: ErrorBody,
+    example: {
+      message: 'Invalid direction: must be one of all, incoming, outgoing.',
+      errors: { direction: ['must be one of all, incoming, outgoing'] },
+    },
+  })
+  @ApiUnauthorizedResponse({ type: ErrorBody })
   async list(
     @Req() req: Request,
     @Query() query: Record<string, unknown>,
