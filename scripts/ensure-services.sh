@@ -87,4 +87,15 @@ if [ -z "${CHROMIUM_PATH:-}" ] && ! [ -x /usr/bin/chromium ]; then
   fi
 fi
 
-echo "ensure-services: PostgreSQL and Redis answer on 127.0.0.1; Chromium at ${CHROMIUM_PATH:-/usr/bin/chromium}"
+# The label-sheet e2e test renders the PDFs it gets back to PNG (as a print preview would) with
+# poppler's pdftoppm, then decodes their QR codes.
+if ! command -v pdftoppm >/dev/null 2>&1; then
+  echo "ensure-services: installing poppler-utils (pdftoppm)"
+  apt_install "pdftoppm (poppler-utils)" poppler-utils
+  if ! command -v pdftoppm >/dev/null 2>&1; then
+    echo "ensure-services: pdftoppm was not installed; install Debian's poppler-utils." >&2
+    exit 1
+  fi
+fi
+
+echo "ensure-services: PostgreSQL and Redis answer on 127.0.0.1; Chromium at ${CHROMIUM_PATH:-/usr/bin/chromium}; pdftoppm at $(command -v pdftoppm)"

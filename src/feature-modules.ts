@@ -8,6 +8,10 @@ import { BackgroundJobsModule } from './modules/background-jobs/background-jobs.
 import { BatchesModule } from './modules/batches/batches.module';
 import { DataCiteModule } from './modules/datacite/datacite.module';
 import { ExportsModule } from './modules/exports/exports.module';
+import { HarvestingModule } from './modules/harvesting/harvesting.module';
+import { LabelsModule } from './modules/labels/labels.module';
+import { TransfersModule } from './modules/transfers/transfers.module';
+import { ReservationsModule } from './modules/reservations/reservations.module';
 import { LandingPagesModule } from './modules/landing-pages/landing-pages.module';
 import { LegacyXmlModule } from './modules/legacy-xml/legacy-xml.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
@@ -35,4 +39,8 @@ export const FEATURE_MODULES: Type[] = [
   WebAssetsModule,
   LandingPagesModule,
   AccountPagesModule,
+  HarvestingModule,
+  LabelsModule,
+  TransfersModule,
+  ReservationsModule,
 ];

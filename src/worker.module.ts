@@ -11,9 +11,19 @@ import { JobRecoveryService } from './modules/background-jobs/job-recovery.servi
 import { BatchRegistrationProcessor } from './modules/batches/batch-registration.processor';
 import { DoiDeliveryProcessor } from './modules/datacite/doi-delivery.processor';
 import { SampleExportProcessor } from './modules/exports/sample-export.processor';
+import { LabelSheetProcessor } from './modules/labels/label-sheet.processor';
+import { OwnershipTransferProcessor } from './modules/transfers/ownership-transfer.processor';
+import { SampleReservationProcessor } from './modules/reservations/sample-reservation.processor';
 
 /** Processors run only here: the API enqueues, the worker consumes. One per queue (QueueHandlers checks). */
-export const PROCESSORS: ProcessorClass[] = [BatchRegistrationProcessor, SampleExportProcessor, DoiDeliveryProcessor];
+export const PROCESSORS: ProcessorClass[] = [
+  BatchRegistrationProcessor,
+  SampleExportProcessor,
+  DoiDeliveryProcessor,
+  LabelSheetProcessor,
+  OwnershipTransferProcessor,
+  SampleReservationProcessor,
+];
 
 /**
  * Worker-only services: the sweep that re-enqueues jobs Redis lost and deletes expired files, the

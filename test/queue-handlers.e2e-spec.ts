@@ -52,11 +52,20 @@ describe('worker start-up', () => {
 
   it('fails to start when a queue has no handler, or two', async () => {
     const [missing, doubled] = await Promise.all([
-      startWorkerProcess(['BatchRegistrationProcessor', 'DoiDeliveryProcessor']),
+      startWorkerProcess([
+        'BatchRegistrationProcessor',
+        'DoiDeliveryProcessor',
+        'LabelSheetProcessor',
+        'OwnershipTransferProcessor',
+        'SampleReservationProcessor',
+      ]),
       startWorkerProcess([
         'BatchRegistrationProcessor',
         'SampleExportProcessor',
         'DoiDeliveryProcessor',
+        'LabelSheetProcessor',
+        'OwnershipTransferProcessor',
+        'SampleReservationProcessor',
         'ShadowExportProcessor',
       ]),
     ]);

@@ -12,6 +12,9 @@ import { ProcessorClass, QueueProcessor } from '../../src/core/queue/queue-proce
 import { BatchRegistrationProcessor } from '../../src/modules/batches/batch-registration.processor';
 import { DoiDeliveryProcessor } from '../../src/modules/datacite/doi-delivery.processor';
 import { SampleExportProcessor } from '../../src/modules/exports/sample-export.processor';
+import { LabelSheetProcessor } from '../../src/modules/labels/label-sheet.processor';
+import { OwnershipTransferProcessor } from '../../src/modules/transfers/ownership-transfer.processor';
+import { SampleReservationProcessor } from '../../src/modules/reservations/sample-reservation.processor';
 import { WorkerModule } from '../../src/worker.module';
 
 /** A second handler for the export queue, as a copy-paste mistake would add. */
@@ -24,6 +27,9 @@ const AVAILABLE: Record<string, ProcessorClass> = {
   BatchRegistrationProcessor,
   SampleExportProcessor,
   DoiDeliveryProcessor,
+  LabelSheetProcessor,
+  OwnershipTransferProcessor,
+  SampleReservationProcessor,
   ShadowExportProcessor,
 };
 

@@ -83,6 +83,25 @@ export interface AppConfig {
     /** Exports one user may have pending or running at once (more: 429). */
     maxConcurrentPerUser: number;
   };
+  /** OAI-PMH at /oai (modules/harvesting). */
+  harvesting: {
+    /** Records (or headers) per ListRecords/ListIdentifiers answer; the rest follows by resumption token. */
+    pageSize: number;
+    /** Identify's repositoryName. */
+    repositoryName: string;
+    /** Identify's adminEmail. */
+    adminEmail: string;
+  };
+  /** Label sheets and QR codes (modules/labels). */
+  labels: {
+    /** Samples one label job may print; a search or batch finding more is refused (400). */
+    maxSamples: number;
+  };
+  /** Ownership transfers (modules/transfers). */
+  transfers: {
+    /** Samples an acceptance moves within the request; larger ones run as a background job with progress. */
+    inlineMax: number;
+  };
   batches: {
     /** Cells (filled in) a batch's Samples sheet may hold; the worker stops reading past it. */
     maxCells: number;
@@ -285,6 +304,13 @@ function orcidConfig(env: Env): OrcidSignInConfig | null {
   };
 }
 
+/** An e-mail address of the form OAI-PMH's schema demands (`local@host.domain`). */
+function email(env: Env, name: string, fallback: string): string {
+  const value = raw(env, name) ?? fallback;
+  if (!/^\S+@(\S+\.)+\S+$/.test(value)) throw new ConfigError(name, `must be an e-mail address, got "${value}".`);
+  return value;
+}
+
 /** Validates the environment into an AppConfig; throws ConfigError naming the first bad variable. */
 export function loadAppConfig(env: Env): AppConfig {
   const nodeEnv = oneOf(env, 'NODE_ENV', ['development', 'production', 'test'] as const, 'development');
@@ -381,6 +407,17 @@ export function loadAppConfig(env: Env): AppConfig {
     exports: {
       ttlSeconds: duration(env, 'EXPORT_TTL', '24h'),
       maxConcurrentPerUser: integer(env, 'EXPORT_MAX_CONCURRENT_PER_USER', 2, 1, 1000),
+    },
+    harvesting: {
+      pageSize: integer(env, 'OAI_PAGE_SIZE', 100, 1, 1000),
+      repositoryName: raw(env, 'OAI_REPOSITORY_NAME') ?? 'Sample Registry',
+      adminEmail: email(env, 'OAI_ADMIN_EMAIL', 'admin@example.org'),
+    },
+    labels: {
+      maxSamples: integer(env, 'LABELS_MAX_SAMPLES', 10_000, 1, 100_000),
+    },
+    transfers: {
+      inlineMax: integer(env, 'TRANSFER_INLINE_MAX', 1000, 0, 100_000),
     },
     batches: {
       maxCells: integer(env, 'BATCH_MAX_CELLS', 3_000_000, 1, 1_000_000_000),

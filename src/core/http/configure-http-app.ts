@@ -17,6 +17,8 @@ import { requestIdMiddleware } from './request-id.middleware';
 export const API_PREFIX = 'api';
 /** Deprecated v1 XML paths that live outside /api/. */
 export const LEGACY_PATHS = ['webservices/upload.php', 'webservices/update.php'];
+/** The OAI-PMH base URL's path (outside /api/: harvesters are given a base URL, not an API prefix). */
+export const OAI_PATH = 'oai';
 /**
  * Public pages outside /api/ (sample landing pages, where DOIs resolve, the sitemap, the account
  * pages and their assets) are served
@@ -76,7 +78,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   });
   for (const parser of bodyParsers(config, RAW_BODY_PATHS)) express.use(parser);
   express.use(refuseNulCharacters);
-  express.setGlobalPrefix(API_PREFIX, { exclude: LEGACY_PATHS });
+  express.setGlobalPrefix(API_PREFIX, { exclude: [...LEGACY_PATHS, OAI_PATH] });
 
   const document = buildOpenApiDocument(app);
   app.get(OpenApiDocumentHolder).set(document);

@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/public.decorator';
+import { ErrorBody } from '../http/error-body';
 
 class ApiIndexLinks {
   /** The OpenAPI document (JSON; `?format=yaml` for YAML). */
@@ -57,6 +58,10 @@ export class ApiIndexController {
   @Get()
   @ApiOperation({ summary: 'The API root: links to the OpenAPI document, its viewer, health and the sample search.' })
   @ApiOkResponse({ type: ApiIndexResponse })
+  @ApiBadRequestResponse({
+    type: ErrorBody,
+    description: 'A request every route refuses, e.g. a NUL character in the URL.',
+  })
   index(): ApiIndexResponse {
     return INDEX;
   }

@@ -8,6 +8,9 @@ export enum QueueName {
   BatchRegistration = 'batch-registration',
   SampleExport = 'sample-export',
   DoiRegistration = 'doi-registration',
+  LabelSheet = 'label-sheet',
+  OwnershipTransfer = 'ownership-transfer',
+  SampleReservation = 'sample-reservation',
 }
 
 export const ALL_QUEUES: readonly QueueName[] = Object.values(QueueName);

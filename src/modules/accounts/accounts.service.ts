@@ -1,3 +1,4 @@
+import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
@@ -247,6 +248,25 @@ export class AccountsService {
     return (await this.users.findActive(id, manager, options.lock)) ?? undefined;
   }
 
+  /**
+   * The account as a caller, for work a worker does on its behalf (exports, label sheets): as it is
+   * now, permissions and teams included; undefined when it no longer exists or is inactive.
+   */
+  async actingUser(id: number): Promise<AuthenticatedUser | undefined> {
+    const user = await this.activeUser(id);
+    if (!user) return undefined;
+    return {
+      userId: user.id,
+      email: user.email,
+      isStaff: user.isStaff,
+      isAdmin: user.isAdmin,
+      uploadPermission: user.uploadPermissionStatus === 1,
+      tokenPairId: '',
+      tokenKind: 'session',
+      connection: null,
+    };
+  }
+
   async createTeam(name: string): Promise<Team> {
     const trimmed = name.trim();
     if (!trimmed || trimmed.length > 100) throw ApiError.invalidField('name', 'must be 1-100 characters');
@@ -262,6 +282,18 @@ export class AccountsService {
     const team = await this.teams.findByName(name.trim());
     if (!team) throw ApiError.notFound(`No team named ${name}.`);
     return team;
+  }
+
+  /** A team by id (a whole number) or name; undefined when there is none. */
+  async findTeam(idOrName: string | number): Promise<Team | undefined> {
+    const team =
+      typeof idOrName === 'number' ? await this.teams.findById(idOrName) : await this.teams.findByName(idOrName.trim());
+    return team ?? undefined;
+  }
+
+  /** The ids of the team's managers (who act for the team, e.g. accept what is given to it). */
+  async teamManagerIds(teamId: number, manager?: EntityManager): Promise<number[]> {
+    return this.teams.memberIds(teamId, 'manager', manager);
   }
 
   /** Adds a member or changes their role. */
@@ -360,6 +392,11 @@ export class AccountsService {
   /** The code's owners, or undefined when no such code exists. */
   async registryCodeOwner(code: string, manager?: EntityManager): Promise<RegistryCode | undefined> {
     return (await this.registryCodes.find(code.trim().toUpperCase(), manager)) ?? undefined;
+  }
+
+  /** Every registry code, in code order (OAI-PMH sets). */
+  async allRegistryCodes(): Promise<string[]> {
+    return this.registryCodes.allCodes();
   }
 
   /** Which of these codes (upper-cased) no registry code has. */

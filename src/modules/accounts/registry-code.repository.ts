@@ -38,6 +38,12 @@ export class RegistryCodeRepository {
     return manager.findOneBy(RegistryCode, { code });
   }
 
+  /** Every code, in code order. */
+  async allCodes(): Promise<string[]> {
+    const rows: { code: string }[] = await this.dataSource.query('SELECT code FROM registry_code ORDER BY code');
+    return rows.map((row) => row.code);
+  }
+
   async findMany(codes: string[]): Promise<RegistryCode[]> {
     return this.dataSource.getRepository(RegistryCode).findBy({ code: In(codes) });
   }

@@ -47,6 +47,16 @@ export class TeamRepository {
       .getMany();
   }
 
+  async findById(id: number): Promise<Team | null> {
+    return this.dataSource.getRepository(Team).findOne({ where: { id } });
+  }
+
+  /** The ids of the team's members with this role. */
+  async memberIds(teamId: number, role: TeamRole, manager: EntityManager = this.dataSource.manager): Promise<number[]> {
+    const members = await manager.find(TeamMember, { where: { teamId, role } });
+    return members.map((member) => member.userId);
+  }
+
   async membershipsOf(userId: number): Promise<TeamMember[]> {
     return this.dataSource.getRepository(TeamMember).find({ where: { userId } });
   }

@@ -1,6 +1,12 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-export const JOB_TYPES = ['batch_registration', 'sample_export'] as const;
+export const JOB_TYPES = [
+  'batch_registration',
+  'sample_export',
+  'label_sheet',
+  'ownership_transfer',
+  'sample_reservation',
+] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 export const JOB_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];

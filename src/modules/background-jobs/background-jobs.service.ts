@@ -1,8 +1,9 @@
 import { InjectQueue } from '@nestjs/bullmq';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
-import { EntityManager } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { withTimeout } from '../../core/async/with-timeout';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { Clock } from '../../core/clock';
@@ -53,7 +54,26 @@ function isIdempotencyConflict(error: unknown): boolean {
 const QUEUE_OF: Record<JobType, QueueName> = {
   batch_registration: QueueName.BatchRegistration,
   sample_export: QueueName.SampleExport,
+  label_sheet: QueueName.LabelSheet,
+  ownership_transfer: QueueName.OwnershipTransfer,
+  sample_reservation: QueueName.SampleReservation,
 };
+
+/** The job cannot be done as asked (bad input, no room left): it fails for good with this message, no retry. */
+export class JobRejectedError extends Error {}
+
+/** A file a job made, to be stored for its owner's download until it expires. */
+export interface JobFile {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+  ownerUserId: number;
+  expiresAt: Date;
+  /** What the owner is told when the file does not fit in their storage: `The {noun} is N bytes but …`. */
+  noun: string;
+  /** What they can do about it, appended to that message. */
+  remedy: string;
+}
 
 /** Thrown inside a job's transaction when it was cancelled or taken over: the work rolls back. */
 export class JobCancelledError extends Error {
@@ -88,16 +108,27 @@ export class BackgroundJobsService {
   private readonly logger = new Logger(BackgroundJobsService.name);
 
   constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly rows: BackgroundJobRepository,
     private readonly users: UserRepository,
     @InjectQueue(QueueName.BatchRegistration) private readonly batchQueue: Queue,
     @InjectQueue(QueueName.SampleExport) private readonly exportQueue: Queue,
+    @InjectQueue(QueueName.LabelSheet) private readonly labelQueue: Queue,
+    @InjectQueue(QueueName.OwnershipTransfer) private readonly transferQueue: Queue,
+    @InjectQueue(QueueName.SampleReservation) private readonly reservationQueue: Queue,
     private readonly files: FilesService,
     private readonly clock: Clock,
   ) {}
 
   private queueFor(type: JobType): Queue {
-    return QUEUE_OF[type] === QueueName.BatchRegistration ? this.batchQueue : this.exportQueue;
+    const queues: Partial<Record<QueueName, Queue>> = {
+      [QueueName.BatchRegistration]: this.batchQueue,
+      [QueueName.SampleExport]: this.exportQueue,
+      [QueueName.LabelSheet]: this.labelQueue,
+      [QueueName.OwnershipTransfer]: this.transferQueue,
+      [QueueName.SampleReservation]: this.reservationQueue,
+    };
+    return queues[QUEUE_OF[type]] as Queue;
   }
 
   async create(
@@ -274,6 +305,39 @@ export class BackgroundJobsService {
       finishedAt: this.clock.now(),
     });
     if (!completed) throw new JobCancelledError();
+  }
+
+  /**
+   * Stores the job's file and completes the job in one transaction. The file counts toward its
+   * owner's storage until it expires (FilesService.removeExpired gives it back); a file that does
+   * not fit is a JobRejectedError saying so. JobCancelledError as `complete`.
+   */
+  async completeWithFile(
+    id: string,
+    attempt: number,
+    file: JobFile,
+    outcome: { result: Record<string, unknown>; processedCount: number },
+  ): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const left = await this.files.chargeStorage(manager, file.ownerUserId, file.content.length);
+      if (left !== undefined) {
+        throw new JobRejectedError(
+          `The ${file.noun} is ${file.content.length} bytes but only ${left} bytes of your storage are left; ${file.remedy}`,
+        );
+      }
+      const stored = await this.files.store(
+        {
+          filename: file.filename,
+          contentType: file.contentType,
+          content: file.content,
+          ownerUserId: file.ownerUserId,
+          expiresAt: file.expiresAt,
+          quotaCharged: true,
+        },
+        manager,
+      );
+      await this.complete(manager, id, attempt, { ...outcome, resultFileId: stored.id });
+    });
   }
 
   /**

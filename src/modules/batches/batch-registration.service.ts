@@ -231,7 +231,8 @@ export class BatchRegistrationService {
           mintOptions,
         );
         for (const row of chunk) {
-          objectTypeIds.add(row.write.columns.objectTypeId);
+          // New batch rows always resolve an object type (only reserved samples have none).
+          objectTypeIds.add(row.write.columns.objectTypeId ?? undefined);
           codes.add(row.write.columns.registryCode);
         }
         created.first ??= chunk[0].write.columns.igsn ?? null;
@@ -285,6 +286,7 @@ export class BatchRegistrationService {
                 row.rowNumber,
                 updates,
                 parents,
+                { defaults, status, batchId: batch.id },
               );
               continue;
             }
@@ -462,6 +464,7 @@ export class BatchRegistrationService {
     rowNumber: number,
     updates: PreparedUpdate[],
     parents: BatchParentLinks,
+    batch: { defaults: RowDefaults; status: StoreStatus; batchId: number },
   ): Promise<void> {
     if (!this.policy.canEdit(sample, caller)) {
       throw ApiError.conflict('IGSN already registered.', {
@@ -472,11 +475,19 @@ export class BatchRegistrationService {
     if (earlier) {
       throw ApiError.conflict('Duplicate IGSN.', { igsn: [`duplicates the IGSN in row ${earlier.rowNumber}`] });
     }
-    const body = rowToSampleBody(cells, {});
+    // A reserved IGSN is described by its row as a new sample would be: the file's defaults apply,
+    // and it becomes what the batch's new samples become (draft or pending review).
+    const reserved = sample.metadataStoreStatus === 'reserved';
+    const body = rowToSampleBody(cells, reserved ? batch.defaults : {});
     const dto = await validateBuiltBody(UpdateSampleDto, body);
     parents.defer(rowNumber, dto, () => sample.igsn);
     this.claimName(dto.name ?? sample.name, rowNumber, rowOfName);
-    const write = await this.samples.prepareUpdate(sample, dto, caller, manager, { references: refs });
+    const write = await this.samples.prepareUpdate(sample, dto, caller, manager, {
+      references: refs,
+      completeReservedAs: batch.status,
+    });
+    // Completed by this batch, it is curated with it (accept, submit for review).
+    if (reserved) write.columns.batchId = batch.batchId;
     updates.push({ rowNumber, sample, write });
   }
 

@@ -1,18 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DataSource, EntityManager } from 'typeorm';
-import { AuthenticatedUser } from '../../core/auth/authenticated-user';
+import { EntityManager } from 'typeorm';
 import { Clock } from '../../core/clock';
 import { privateWorkDir, tempFileName } from '../../core/files/private-temp-dir';
 import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
 import { ApiError } from '../../core/http/api-error';
 import { AccountsService } from '../accounts/accounts.service';
-import { BackgroundJobsService, JobCancelledError } from '../background-jobs/background-jobs.service';
-import { FilesService } from '../files/files.service';
+import { BackgroundJobsService, JobCancelledError, JobRejectedError } from '../background-jobs/background-jobs.service';
 import { SampleDto } from '../samples/dto/sample.dto';
 import { SampleAccessPolicy, SampleCaller } from '../samples/sample-access.policy';
 import { SampleMapper, accessFacts } from '../samples/sample.mapper';
@@ -25,9 +22,6 @@ import { readExportPayload } from './sample-export-payload';
 
 /** Rows of one worksheet in Excel, the header included. */
 const XLSX_MAX_ROWS = 1_048_576;
-
-/** The export cannot be made as asked: the job fails for good (no retry) with this message. */
-class ExportRejected extends Error {}
 
 interface SearchCondition {
   where: string;
@@ -51,9 +45,7 @@ export function exportFilename(at: Date, format: ExportFormat): string {
 @Injectable()
 export class SampleExportBuilder {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly jobs: BackgroundJobsService,
-    private readonly files: FilesService,
     private readonly samples: SamplesService,
     private readonly sampleRows: SampleRepository,
     private readonly mapper: SampleMapper,
@@ -73,7 +65,7 @@ export class SampleExportBuilder {
       await this.jobs.fail(jobId, 'The export request could not be read.');
       return;
     }
-    const user = await this.currentUser(job.userId);
+    const user = await this.accounts.actingUser(job.userId);
     if (!user) {
       await this.jobs.fail(jobId, 'The account that asked for this export is no longer active.');
       return;
@@ -100,34 +92,25 @@ export class SampleExportBuilder {
       // The files table holds bytea: the finished file is read once into memory for the INSERT.
       const content = await readFile(path);
       const expiresAt = new Date(this.clock.now().getTime() + exportTtlSeconds(this.config) * 1000);
-      await this.dataSource.transaction(async (manager) => {
-        // A stored export counts toward the user's storage until it expires (FilesService.removeExpired).
-        const left = await this.files.chargeStorage(manager, job.userId, content.length);
-        if (left !== undefined) {
-          throw new ExportRejected(
-            `The export is ${content.length} bytes but only ${left} bytes of your storage are left; ` +
-              'narrow the search, or wait for earlier exports to expire.',
-          );
-        }
-        const file = await this.files.store(
-          {
-            filename,
-            contentType: EXPORT_CONTENT_TYPES[payload.format],
-            content,
-            ownerUserId: job.userId,
-            expiresAt,
-            quotaCharged: true,
-          },
-          manager,
-        );
-        await this.jobs.complete(manager, jobId, attempt, {
+      await this.jobs.completeWithFile(
+        jobId,
+        attempt,
+        {
+          filename,
+          contentType: EXPORT_CONTENT_TYPES[payload.format],
+          content,
+          ownerUserId: job.userId,
+          expiresAt,
+          noun: 'export',
+          remedy: 'narrow the search, or wait for earlier exports to expire.',
+        },
+        {
           result: { format: payload.format, sample_count: count, filename, expires_at: expiresAt.toISOString() },
           processedCount: count,
-          resultFileId: file.id,
-        });
-      });
+        },
+      );
     } catch (error) {
-      if (error instanceof ExportRejected) {
+      if (error instanceof JobRejectedError) {
         await this.jobs.fail(jobId, error.message);
         return;
       }
@@ -136,25 +119,6 @@ export class SampleExportBuilder {
     } finally {
       await rm(path, { force: true });
     }
-  }
-
-  /** The user who asked, as they are now (permissions and teams may have changed since). */
-  private async currentUser(userId: number): Promise<AuthenticatedUser | undefined> {
-    const owner = await this.accounts.requireUser(userId).catch((error: unknown) => {
-      if (error instanceof ApiError) return undefined;
-      throw error;
-    });
-    if (!owner?.isActive) return undefined;
-    return {
-      userId: owner.id,
-      email: owner.email,
-      isStaff: owner.isStaff,
-      isAdmin: owner.isAdmin,
-      uploadPermission: owner.uploadPermissionStatus === 1,
-      tokenPairId: '',
-      tokenKind: 'session',
-      connection: null,
-    };
   }
 
   /** Writes the file; returns the number of samples in it. */
@@ -168,7 +132,7 @@ export class SampleExportBuilder {
     return this.sampleRows.inReadOnlySnapshot(async (manager) => {
       const facts = await this.sampleRows.registryCodeFacts(manager, { sql: search.where, params: search.params });
       if (format === 'xlsx' && facts.count >= XLSX_MAX_ROWS) {
-        throw new ExportRejected(
+        throw new JobRejectedError(
           `The search finds ${facts.count} samples; an .xlsx sheet holds at most ${XLSX_MAX_ROWS - 1}. ` +
             'Export them as CSV, or narrow the search.',
         );

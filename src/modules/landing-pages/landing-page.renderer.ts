@@ -16,6 +16,10 @@ export interface LandingPageLink {
 export interface LandingPageInput {
   sample: SampleDto;
   children: LandingPageLink[];
+  /** Public ancestors, parent first, up to the first one that is not public (lineage). */
+  ancestors?: LandingPageLink[];
+  /** Public children in all (the list shows the first ones). */
+  childCount?: number;
   /** Absolute base URL of the registry (canonical link, JSON-LD `url`). */
   baseUrl: string;
   metadata: MetadataFormatOptions;
@@ -80,7 +84,8 @@ function row(label: string, value: string | null): string {
 
 /** `A > B (previously Individual Sample > Thin Section)` for a sample a legacy XML client registered. */
 function objectTypeText(sample: SampleDto): string {
-  const current = present(sample.object_type_path) ?? sample.object_type;
+  // Landing pages show public samples only, which always have an object type (reserved ones have none).
+  const current = present(sample.object_type_path) ?? sample.object_type ?? '';
   const legacy = present(sample.legacy_sample_type);
   return legacy ? `${current} (previously ${legacy})` : current;
 }
@@ -117,6 +122,8 @@ function location(sample: SampleDto): string | null {
 /** The public landing page of a published sample. */
 export function renderLandingPage(input: LandingPageInput): string {
   const { sample, children, baseUrl, metadata } = input;
+  const ancestors = input.ancestors ?? [];
+  const childCount = input.childCount ?? children.length;
   const collectors = collectorParties(sample).map((party) => party.displayName);
   const materials = [sample.general_material_type, ...sample.material_types].map(present).filter(Boolean) as string[];
   const canonical = sampleLandingUrl(baseUrl, sample.igsn);
@@ -151,10 +158,18 @@ export function renderLandingPage(input: LandingPageInput): string {
       : present(sample.external_parent_name)
         ? `<p>Part of: ${text(sample.external_parent_name as string)}</p>`
         : '',
+    ancestors.length > 1
+      ? `<p>Lineage: ${[...ancestors]
+          .reverse()
+          .map((ancestor) => link(sampleLandingPath(ancestor.igsn), ancestor.igsn))
+          .join(' › ')} › ${text(sample.igsn)}</p>`
+      : '',
     children.length
-      ? `<h3>Subsamples (${children.length})</h3><ul>${children
+      ? `<h3>Subsamples (${childCount})</h3><ul>${children
           .map((child) => `<li>${link(sampleLandingPath(child.igsn), child.igsn)} — ${text(child.name)}</li>`)
-          .join('')}</ul>`
+          .join(
+            '',
+          )}</ul><p>${link(`${apiPath}lineage/?direction=descendants`, 'All subsamples and their subsamples (JSON)')}</p>`
       : '',
   ].join('');
 

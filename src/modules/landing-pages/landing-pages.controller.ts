@@ -51,6 +51,8 @@ export class LandingPagesController {
       renderLandingPage({
         sample: found.sample,
         children: found.children,
+        ancestors: found.ancestors,
+        childCount: found.childCount,
         baseUrl: this.baseUrl(req),
         metadata: { publisher: REGISTRY_PUBLISHER },
       }),

@@ -5,10 +5,20 @@ import { IgsnService } from '../samples/igsn.service';
 import { SampleAccessPolicy } from '../samples/sample-access.policy';
 import { SampleMapper, accessFacts } from '../samples/sample.mapper';
 import { SampleRepository } from '../samples/sample.repository';
+import { SampleLineageService } from '../samples/lineage/sample-lineage.service';
+import { LineageNode } from '../samples/lineage/sample-lineage.dto';
 import { LandingPageLink } from './landing-page.renderer';
 
 export type LandingPageSample =
-  { kind: 'public'; sample: SampleDto; children: LandingPageLink[] } | { kind: 'deactivated' } | { kind: 'not-found' };
+  | {
+      kind: 'public';
+      sample: SampleDto;
+      children: LandingPageLink[];
+      ancestors: LandingPageLink[];
+      childCount: number;
+    }
+  | { kind: 'deactivated' }
+  | { kind: 'not-found' };
 
 /** What a landing page shows: only samples the access policy calls public, as anyone sees them. */
 @Injectable()
@@ -19,6 +29,7 @@ export class LandingPagesService {
     private readonly policy: SampleAccessPolicy,
     private readonly igsn: IgsnService,
     private readonly clock: Clock,
+    private readonly lineage: SampleLineageService,
   ) {}
 
   async find(igsn: string): Promise<LandingPageSample> {
@@ -29,10 +40,18 @@ export class LandingPagesService {
     const now = this.clock.now();
     if (!SampleAccessPolicy.isPublic(accessFacts(row), now)) return { kind: 'not-found' };
     const children = await this.samples.childrenOf([row.id], this.policy.publicCondition('s', now, 0));
+    // As anyone sees it: the chain of public parents up to the first hidden one, and the public children.
+    const { ancestors } = await this.lineage.lineageOf(row.igsn, { direction: 'ancestors', depth: 20 }, undefined);
+    const { descendants } = await this.lineage.lineageOf(row.igsn, { direction: 'descendants', depth: 1 }, undefined);
+    const shown = (nodes: LineageNode[] = []) =>
+      nodes.flatMap((node) => (node.visible ? [{ igsn: node.igsn as string, name: node.name as string }] : []));
+    const hiddenAt = (ancestors ?? []).findIndex((node) => !node.visible);
     return {
       kind: 'public',
       sample: this.mapper.toDto(row, false),
       children: children.map((child) => ({ igsn: this.igsn.toDoi(child.igsn), name: child.name })),
+      ancestors: shown(hiddenAt < 0 ? ancestors : ancestors?.slice(0, hiddenAt)),
+      childCount: shown(descendants).length,
     };
   }
 }

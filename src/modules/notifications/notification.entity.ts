@@ -1,7 +1,10 @@
 import { Column, Entity, Generated, PrimaryColumn } from 'typeorm';
 
-/** `account_request_decided`: a curator approved or refused the user's request (upload permission, a registry code). */
-export const NOTIFICATION_KINDS = ['batch_feedback', 'account_request_decided'] as const;
+/**
+ * `account_request_decided`: a curator approved or refused the user's request (upload permission, a
+ * registry code); `ownership_transfer`: a transfer of samples to or from the user changed state.
+ */
+export const NOTIFICATION_KINDS = ['batch_feedback', 'account_request_decided', 'ownership_transfer'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** Where a notification goes: the in-app list only, or also an e-mail a sender delivers. */

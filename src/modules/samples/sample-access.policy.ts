@@ -86,6 +86,20 @@ export class SampleAccessPolicy {
     };
   }
 
+  /**
+   * `alias.*` rows a public harvester (OAI-PMH) may know of: public samples, and deactivated samples
+   * that were public before they were deactivated (shown as deleted records, never with their fields).
+   * A sample deactivated before it was ever public stays unknown, as it is to anonymous fetches.
+   */
+  harvestableCondition(alias: string, now: Date, offset: number): SqlCondition {
+    return {
+      sql: `(${alias}.metadata_store_status = 'published'
+              AND (${alias}.publish_date IS NULL
+                   OR ${alias}.publish_date <= LEAST($${offset + 1}::timestamptz, COALESCE(${alias}.deactivated_at, $${offset + 1}::timestamptz))))`,
+      params: [now],
+    };
+  }
+
   /** `alias.*` rows the caller may see, the same rules as `visibility`. */
   visibleCondition(alias: string, caller: SampleCaller | undefined, now: Date, offset: number): SqlCondition {
     const open = this.publicCondition(alias, now, offset);

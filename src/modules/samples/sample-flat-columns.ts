@@ -112,7 +112,7 @@ export function flatColumnSql(key: string, kind: FlatFieldKind): FlatColumnSql |
  * by the sample JSON (SampleRepository) and the flat columns.
  */
 export const SAMPLE_VOCABULARY_JOINS = `
-    JOIN object_type ot ON ot.id = s.object_type_id
+    LEFT JOIN object_type ot ON ot.id = s.object_type_id
     LEFT JOIN platform p ON p.id = s.platform_id
     LEFT JOIN platform_type pt ON pt.id = p.platform_type_id
     LEFT JOIN launch_platform lp ON lp.id = s.launch_platform_id

@@ -21,6 +21,7 @@ export interface SampleSearchQuery {
   sampling_date_to?: string;
   created_from?: string;
   created_to?: string;
+  metadata_store_status?: string;
 }
 
 const DATE_BOUND =
@@ -69,6 +70,13 @@ export const SAMPLE_FILTER_DOCS = {
   },
   created_from: { description: `Registered on or after: ${DATE_BOUND}`, example: '2025-01-01', maxLength: 64 },
   created_to: { description: `Registered on or before: ${DATE_BOUND}`, example: '2025-12-31', maxLength: 64 },
+  metadata_store_status: {
+    description:
+      'Only samples in this state: reserved, draft, pending-review or published. Reserved samples (IGSNs minted ' +
+      'before fieldwork) are listed only when asked for this way',
+    example: 'reserved',
+    maxLength: 64,
+  },
 } as const satisfies Record<string, { description: string; example: string; maxLength: number }>;
 
 export type SampleFilterName = keyof typeof SAMPLE_FILTER_DOCS;
@@ -85,6 +93,7 @@ export const SEARCH_VALUE_FILTERS = [
   'sampling_date_to',
   'created_from',
   'created_to',
+  'metadata_store_status',
 ] as const satisfies readonly (keyof SampleSearchQuery)[];
 
 /** Filters holding a comma-separated list. */

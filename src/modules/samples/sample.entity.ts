@@ -1,6 +1,7 @@
 import { Column, Entity, Generated, PrimaryColumn } from 'typeorm';
 
-export const STORE_STATUSES = ['draft', 'pending-review', 'published'] as const;
+/** `reserved`: an IGSN minted before fieldwork (POST /api/samples/reserve/), completed later by PATCH or a batch. */
+export const STORE_STATUSES = ['reserved', 'draft', 'pending-review', 'published'] as const;
 export type StoreStatus = (typeof STORE_STATUSES)[number];
 
 export const LENGTH_UNITS = ['meters', 'kilometers', 'feet', 'miles'] as const;
@@ -43,8 +44,9 @@ export class Sample {
   @Column({ type: 'varchar', length: 255 })
   name: string;
 
-  @Column({ type: 'integer' })
-  objectTypeId: number;
+  /** Null only while the sample is reserved (a CHECK constraint holds it so). */
+  @Column({ type: 'integer', nullable: true })
+  objectTypeId: number | null;
 
   /** The SESAR 1.0 sample type (`Type > Subtype`) a legacy XML client sent, as sent; null otherwise. */
   @Column({ type: 'varchar', length: 512, nullable: true })

@@ -13,8 +13,9 @@ export interface SampleRow {
   igsn: string;
   registry_code: string;
   name: string;
-  object_type: string;
-  object_type_path: string;
+  /** Null only for a reserved sample, which has no object type yet. */
+  object_type: string | null;
+  object_type_path: string | null;
   legacy_sample_type: string | null;
   general_material_type: string | null;
   material_types: string[];

@@ -23,7 +23,8 @@ describe('SampleRepository.searchCondition', () => {
       { q: { text: 'Basalt IEA', igsn: 'Basalt IEA' }, countryCodes: ['IE'], objectTypeIds: [3] },
     );
     expect(condition.sql.replace(/\s+/g, ' ')).toBe(
-      'NOT s.is_deactivated AND s.user_owner_id = $1 AND (s.igsn LIKE $2 OR lower(s.name) LIKE $3' +
+      "NOT s.is_deactivated AND s.metadata_store_status <> 'reserved' AND s.user_owner_id = $1" +
+        ' AND (s.igsn LIKE $2 OR lower(s.name) LIKE $3' +
         ' OR sample_other_names_text(s.other_names) LIKE $3) AND s.object_type_id = ANY($4::int[])' +
         ' AND s.country = ANY($5::text[])',
     );
@@ -33,12 +34,14 @@ describe('SampleRepository.searchCondition', () => {
   it('shared: team samples the caller does not own; personal_and_shared: either', () => {
     const shared = repository.searchCondition({ scope: 'shared', userId: 7, teamIds: [2, 3] }, {});
     expect(shared.sql).toBe(
-      'NOT s.is_deactivated AND (s.team_owner_id = ANY($2::int[]) AND s.user_owner_id IS DISTINCT FROM $1)',
+      "NOT s.is_deactivated AND s.metadata_store_status <> 'reserved'" +
+        ' AND (s.team_owner_id = ANY($2::int[]) AND s.user_owner_id IS DISTINCT FROM $1)',
     );
     expect(shared.params).toEqual([7, [2, 3]]);
     const both = repository.searchCondition({ scope: 'personal_and_shared', userId: 7, teamIds: [2] }, {});
     expect(both.sql).toBe(
-      'NOT s.is_deactivated AND (s.user_owner_id = $1 OR (s.team_owner_id = ANY($2::int[])' +
+      "NOT s.is_deactivated AND s.metadata_store_status <> 'reserved' AND (s.user_owner_id = $1" +
+        ' OR (s.team_owner_id = ANY($2::int[])' +
         ' AND s.user_owner_id IS DISTINCT FROM $1))',
     );
   });

@@ -11,7 +11,7 @@ import { SqlCondition } from './sample-access.policy';
 import { BoundingBox } from './sample-search';
 import { FLAT_SAMPLE_JOINS, FlatColumnSql, SAMPLE_VOCABULARY_JOINS } from './sample-flat-columns';
 import { SampleRow } from './sample.mapper';
-import { Sample, SampleCollector } from './sample.entity';
+import { Sample, SampleCollector, StoreStatus } from './sample.entity';
 
 /**
  * Up to this many matching rows a search's `count` is exact; above it, the planner's estimate
@@ -146,6 +146,10 @@ export interface SampleFilters {
   bbox?: BoundingBox;
   sampling?: TimeRange;
   created?: TimeRange;
+  /** Only samples in this store state; without it, searches of one's own samples leave reserved ones out. */
+  storeStatus?: StoreStatus;
+  /** The samples of one batch (label sheets; not a search parameter). */
+  batchId?: number;
 }
 
 /** Sample columns (database names) an INSERT of many rows may set, as one JSON record each. */
@@ -238,6 +242,9 @@ export class SampleRepository {
         `(s.team_owner_id = ANY($${params.push(scope.teamIds)}::int[])` +
         ` AND s.user_owner_id IS DISTINCT FROM ${me})`;
       clauses.push('NOT s.is_deactivated');
+      // Reserved samples (IGSNs minted before fieldwork, thousands at a time) would bury the described
+      // ones: they are listed only when asked for (filterClauses, storeStatus).
+      if (filters.storeStatus === undefined) clauses.push("s.metadata_store_status <> 'reserved'");
       clauses.push(
         scope.scope === 'personal' ? personal : scope.scope === 'shared' ? shared() : `(${personal} OR ${shared()})`,
       );
@@ -296,6 +303,8 @@ export class SampleRepository {
     }
     if (filters.created?.from) clauses.push(`s.created_at >= ${value(filters.created.from)}::timestamptz`);
     if (filters.created?.to) clauses.push(`s.created_at < ${value(filters.created.to)}::timestamptz`);
+    if (filters.batchId !== undefined) clauses.push(`s.batch_id = ${value(filters.batchId)}::int`);
+    if (filters.storeStatus !== undefined) clauses.push(`s.metadata_store_status = ${value(filters.storeStatus)}`);
     return clauses;
   }
 
@@ -834,6 +843,21 @@ export class SampleRepository {
       [...visible.params, parentIds.map(String), limit],
     );
     return rows.map((row) => ({ parentId: String(row.parent_id), igsn: row.igsn, name: row.name }));
+  }
+
+  /** `condition` narrowed by filters (their placeholders follow the condition's). */
+  narrowed(condition: SqlCondition, filters: SampleFilters): SqlCondition {
+    const params = [...condition.params];
+    return { sql: [condition.sql, ...this.filterClauses(filters, params)].join(' AND '), params };
+  }
+
+  /** How many samples match, counting at most `limit` + 1 (so `limit` + 1 means "more than limit"). */
+  async countUpTo(condition: SqlCondition, limit: number): Promise<number> {
+    const [row] = await this.pooled<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (SELECT 1 FROM sample s WHERE ${condition.sql} LIMIT $${condition.params.length + 1}) v`,
+      [...condition.params, limit + 1],
+    );
+    return row.n;
   }
 
   /** True when more than `limit` samples are visible: counts at most limit + 1 index entries. */

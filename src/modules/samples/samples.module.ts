@@ -10,6 +10,12 @@ import { Sample, SampleCollector } from './sample.entity';
 import { SampleMapper } from './sample.mapper';
 import { SampleRepository } from './sample.repository';
 import { SampleReferences } from './sample-references';
+import { SampleHarvestRepository } from './sample-harvest.repository';
+import { SampleLineageController } from './lineage/sample-lineage.controller';
+import { SampleLineageRepository } from './lineage/sample-lineage.repository';
+import { SampleLineageService } from './lineage/sample-lineage.service';
+import { SampleQrController } from './qr/sample-qr.controller';
+import { SampleOwnershipRepository } from './ownership/sample-ownership.repository';
 import { SamplesController } from './samples.controller';
 import { SamplesService } from './samples.service';
 
@@ -21,12 +27,18 @@ const SAMPLE_PROVIDERS = [
   SampleAccessPolicy,
   IgsnService,
   SampleReferences,
+  SampleHarvestRepository,
+  SampleLineageRepository,
+  SampleLineageService,
+  SampleOwnershipRepository,
 ];
 
 /** Samples: IGSN minting, register, fetch, update, deactivate, search, and the access policy. */
 @Module({
   imports: [TypeOrmModule.forFeature([Sample, SampleCollector]), AccountsModule, AgentsModule, VocabulariesModule],
-  controllers: [SamplesController],
+  // Sub-resources first: `GET samples/:prefix/:suffix` (a DOI-form fetch) would otherwise also
+  // match `samples/IEABC0001/lineage`, since routes are tried in the order controllers are listed.
+  controllers: [SampleLineageController, SampleQrController, SamplesController],
   providers: SAMPLE_PROVIDERS,
   exports: SAMPLE_PROVIDERS,
 })

@@ -22,7 +22,7 @@ import { IgsnMinter, MintOptions } from './igsn-minter';
 import { IgsnService } from './igsn.service';
 import { SampleAccessPolicy, SampleCaller, SqlCondition } from './sample-access.policy';
 import { SampleMapper, SampleRow, accessFacts } from './sample.mapper';
-import { Sample, StoreStatus } from './sample.entity';
+import { STORE_STATUSES, Sample, StoreStatus } from './sample.entity';
 import {
   SampleCount,
   SampleFilters,
@@ -59,6 +59,11 @@ export interface PrepareOptions {
   mint?: boolean;
   /** Check a supplied IGSN is free (a batch checks all of them in one query). */
   checkSuppliedIgsn?: boolean;
+  /**
+   * What a reserved sample written to becomes instead of being published: a batch completes it as
+   * its new samples are stored (`draft` or `pending-review`); PATCH and legacy XML publish it.
+   */
+  completeReservedAs?: StoreStatus;
 }
 
 /** Between a stored text and the text appended to it: a blank line, as between paragraphs. */
@@ -529,7 +534,7 @@ export class SamplesService {
     dto: UpdateSampleDto,
     caller: SampleCaller,
     manager: EntityManager,
-    options: Pick<PrepareOptions, 'references'> = {},
+    options: Pick<PrepareOptions, 'references' | 'completeReservedAs'> = {},
   ): Promise<ResolvedWrite> {
     const errors: FieldErrors = {};
     if (dto.igsn !== undefined && this.igsn.parse(dto.igsn) !== sample.igsn) errors.igsn = ['cannot be changed'];
@@ -543,7 +548,7 @@ export class SamplesService {
     if (dto.name === null || dto.object_type === null) {
       errors[dto.name === null ? 'name' : 'object_type'] = ['cannot be cleared'];
     }
-    if (dto.is_draft === true && sample.metadataStoreStatus !== 'draft') {
+    if (dto.is_draft === true && sample.metadataStoreStatus !== 'draft' && sample.metadataStoreStatus !== 'reserved') {
       errors.is_draft = ['a sample that is not a draft cannot become one again'];
     }
     if (Object.keys(errors).length) {
@@ -552,6 +557,11 @@ export class SamplesService {
 
     const resolved = await this.resolveFields(dto, caller, manager, sample, options.references ?? this.references);
     const columns: Partial<Sample> = { ...resolved.columns, updatedAt: this.clock.now() };
+    if (sample.metadataStoreStatus === 'reserved') {
+      const asDraft = dto.is_draft === true || options.completeReservedAs === 'draft';
+      Object.assign(columns, this.completedReservation(sample, columns, asDraft, options.completeReservedAs));
+      return { columns, collectorIds: resolved.collectorIds };
+    }
     if (dto.is_draft === false && sample.metadataStoreStatus === 'draft') {
       const merged = { ...sample, ...columns };
       const missing = (['latitude', 'longitude'] as const).filter((field) => merged[field] === null);
@@ -570,6 +580,35 @@ export class SamplesService {
       }
     }
     return { columns, collectorIds: resolved.collectorIds };
+  }
+
+  /**
+   * A reserved sample written to (PATCH, a batch row naming its IGSN, legacy XML update) is completed:
+   * it becomes a draft (`is_draft: true`) or is published, by the rules of a registration — an object
+   * type in both cases, coordinates to publish. 400 naming what is missing; it never stays half-reserved.
+   */
+  private completedReservation(
+    sample: Sample,
+    columns: Partial<Sample>,
+    asDraft: boolean,
+    completeAs?: StoreStatus,
+  ): Partial<Sample> {
+    const merged = { ...sample, ...columns };
+    const errors: FieldErrors = {};
+    if (merged.objectTypeId === null) errors.object_type = ['is required to complete a reserved sample'];
+    if (!asDraft) {
+      for (const field of ['latitude', 'longitude'] as const) {
+        if (merged[field] === null) errors[field] = ['is required to publish a sample'];
+      }
+    } else if ((merged.latitude === null) !== (merged.longitude === null)) {
+      errors[merged.latitude === null ? 'latitude' : 'longitude'] = ['give both latitude and longitude, or neither'];
+    }
+    if (Object.keys(errors).length) {
+      throw ApiError.badRequest(`Validation failed: ${Object.keys(errors).join(', ')}.`, errors);
+    }
+    if (asDraft) return { metadataStoreStatus: 'draft' };
+    if (completeAs === 'pending-review') return { metadataStoreStatus: 'pending-review' };
+    return { metadataStoreStatus: 'published', publishDate: merged.publishDate ?? this.clock.now() };
   }
 
   /** Writes a prepared update; a collectors list that was sent replaces the stored one. */
@@ -666,6 +705,17 @@ export class SamplesService {
     return { where: sql, params, caller };
   }
 
+  /** The samples of a batch that the caller may see, as a search condition (label sheets). */
+  async batchCondition(
+    batchId: number,
+    user: AuthenticatedUser | undefined,
+  ): Promise<{ where: string; params: unknown[]; caller?: SampleCaller }> {
+    const caller = await this.policy.caller(user);
+    const visible = this.policy.visibleCondition('s', caller, this.clock.now(), 0);
+    const { sql, params } = this.samples.narrowed(visible, { batchId });
+    return { where: sql, params, caller };
+  }
+
   /** The filters added for issue 13 (registry code … creation date), parsed and checked: a bad value is a 400. */
   private async searchFilters(query: SampleSearchQuery, caller: SampleCaller | undefined): Promise<SampleFilters> {
     const filters: SampleFilters = {};
@@ -691,6 +741,13 @@ export class SamplesService {
     if (collector !== undefined) {
       const orcid = orcidOf(collector);
       filters.collectorIds = await this.samples.collectorIdsMatching(orcid ? { orcid } : { name: collector });
+    }
+    const status = given('metadata_store_status');
+    if (status !== undefined) {
+      if (!(STORE_STATUSES as readonly string[]).includes(status)) {
+        throw ApiError.invalidField('metadata_store_status', `must be one of ${STORE_STATUSES.join(', ')}`);
+      }
+      filters.storeStatus = status as StoreStatus;
     }
     const bbox = given('bbox');
     if (bbox !== undefined) filters.bbox = parseBoundingBox(bbox);

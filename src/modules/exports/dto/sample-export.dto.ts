@@ -80,6 +80,9 @@ export class SampleExportRequestDto {
   @SearchFilter('created_to')
   created_to?: string;
 
+  @SearchFilter('metadata_store_status')
+  metadata_store_status?: string;
+
   /** Whose samples: as in the search; the default for an export (which needs a token) is `personal`. */
   @ApiPropertyOptional({ enum: SEARCH_SCOPES, default: 'personal' })
   @IsOptional()

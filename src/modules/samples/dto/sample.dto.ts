@@ -83,10 +83,11 @@ export class SampleDto {
   registry_code: string;
   @ApiProperty({ example: 'AT-2024-017' })
   name: string;
-  @ApiProperty({ example: 'Individual sample' })
-  object_type: string;
-  @ApiProperty({ example: 'Material sample > Individual sample' })
-  object_type_path: string;
+  /** Null only while the sample is `reserved` (an IGSN minted before fieldwork, not yet described). */
+  @ApiProperty({ example: 'Individual sample', nullable: true, type: String })
+  object_type: string | null;
+  @ApiProperty({ example: 'Material sample > Individual sample', nullable: true, type: String })
+  object_type_path: string | null;
   @ApiProperty({
     nullable: true,
     type: String,
