@@ -45,7 +45,7 @@ export async function startServiceProcess(
   script: string,
   env: Record<string, string>,
   readyText: string,
-  timeoutMs = 60_000,
+  timeoutMs = 180_000,
 ): Promise<ServiceProcess> {
   const child = spawn(
     process.execPath,
