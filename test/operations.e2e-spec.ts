@@ -140,6 +140,9 @@ describe('operations', () => {
         'batch-registration',
         'sample-export',
         'doi-registration',
+        'label-sheet',
+        'ownership-transfer',
+        'sample-reservation',
       ]);
       for (const row of response.body.data) {
         for (const state of ['waiting', 'active', 'delayed', 'failed', 'completed']) {
