@@ -52,7 +52,7 @@ export function refuseDeepJson(_req: unknown, _res: unknown, body: Buffer): void
 }
 
 const NUL = '\u0000';
-const NUL_PROBLEM = 'must not contain a NUL character';
+export const NUL_PROBLEM = 'must not contain a NUL character';
 
 /** The path of the first string (or key) holding a NUL character in a parsed body or query, or undefined. */
 export function pathOfNul(value: unknown, path = ''): string | undefined {

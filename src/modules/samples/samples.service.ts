@@ -1,9 +1,11 @@
+import { REGISTRY_DATE_FORMS, parseRegistryDate } from '../../core/http/registry-date';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { Clock } from '../../core/clock';
 import { ApiError } from '../../core/http/api-error';
+import { textLength } from '../../core/http/text-length';
 import { FieldErrors } from '../../core/http/error-body';
 import { PageRequest } from '../../core/http/pagination';
 import { ObjectTypeResolver } from '../vocabularies/object-type.resolver';
@@ -433,7 +435,11 @@ export class SamplesService {
       ['publish_date', 'publishDate'],
     ] as const) {
       const value = dto[field];
-      if (value !== undefined) set(column, value === null ? null : new Date(value));
+      if (value === undefined) continue;
+      const date = value === null ? null : parseRegistryDate(value);
+      // The DTO checked the form; never store a date that did not parse as NULL.
+      if (date === undefined) throw ApiError.invalidField(field, `must be a date: ${REGISTRY_DATE_FORMS}`);
+      set(column, date);
     }
 
     const merged = { ...existing, ...columns };
@@ -667,7 +673,7 @@ export class SamplesService {
     const text = (name: 'q' | 'name' | 'igsn') => {
       const value = query[name];
       if (value === undefined || value.trim() === '') return undefined;
-      if (value.length > 255) throw ApiError.invalidField(name, 'must be at most 255 characters');
+      if (textLength(value) > 255) throw ApiError.invalidField(name, 'must be at most 255 characters');
       return value.trim();
     };
     const withoutDoiPrefix = (value: string) =>
@@ -722,7 +728,7 @@ export class SamplesService {
     const given = (name: SampleFilterName) => {
       const value = query[name]?.trim();
       const { maxLength } = SAMPLE_FILTER_DOCS[name];
-      if (value && value.length > maxLength)
+      if (value && textLength(value) > maxLength)
         throw ApiError.invalidField(name, `must be at most ${maxLength} characters`);
       return value || undefined;
     };
