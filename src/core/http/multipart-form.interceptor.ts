@@ -2,10 +2,10 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import type { Request } from 'express';
 import type { Observable } from 'rxjs';
 import { ApiError } from './api-error';
-import { NUL_PROBLEM, pathOfNul } from './hostile-input';
+import { NUL_PROBLEM, hostileInputError } from './hostile-input';
 
 /**
- * The NUL check of a multipart form. The global check (refuseNulCharacters) runs before any route,
+ * The NUL and prototype-key check of a multipart form. The global check (refuseNulCharacters) runs before any route,
  * when a multipart body has not been parsed yet: the form's fields only exist once multer has read
  * them. List this interceptor after the FileInterceptor so it sees them (and the file's name).
  */
@@ -13,8 +13,9 @@ import { NUL_PROBLEM, pathOfNul } from './hostile-input';
 export class RefuseNulInFormInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = context.switchToHttp().getRequest<Request & { file?: { originalname?: string } }>();
-    const field = pathOfNul(req.body) ?? (req.file?.originalname?.includes('\u0000') ? 'file' : undefined);
-    if (field !== undefined) throw ApiError.invalidField(field, NUL_PROBLEM);
+    const refused = hostileInputError(req.body);
+    if (refused) throw refused;
+    if (req.file?.originalname?.includes('\u0000')) throw ApiError.invalidField('file', NUL_PROBLEM);
     return next.handle();
   }
 }

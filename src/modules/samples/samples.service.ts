@@ -42,6 +42,7 @@ import {
   orcidOf,
   parseBoundingBox,
   parseDateRange,
+  parseListParameter,
 } from './sample-search';
 import { SampleReferenceLookups, SampleReferences } from './sample-references';
 import { refusedParentLinks } from './sample-lineage';
@@ -683,28 +684,20 @@ export class SamplesService {
     filters.name = text('name');
     const igsnText = text('igsn');
     if (igsnText !== undefined) filters.igsn = withoutDoiPrefix(igsnText);
-    if (query.object_type !== undefined && query.object_type.trim() !== '') {
-      const ids: number[] = [];
-      for (const label of query.object_type
-        .split(',')
-        .map((part) => part.trim())
-        .filter(Boolean)) {
-        ids.push((await this.objectTypes.resolve(label, { field: 'object_type' })).id);
-      }
-      filters.objectTypeIds = ids;
+    // Each list is deduplicated, capped and resolved in one statement (issue 21 §5).
+    const objectTypes = parseListParameter(query.object_type, 'object_type');
+    if (objectTypes.length) {
+      filters.objectTypeIds = (await this.objectTypes.resolveMany(objectTypes, { field: 'object_type' })).map(
+        (objectType) => objectType.id,
+      );
     }
-    if (query.country !== undefined && query.country.trim() !== '') {
-      const codes: string[] = [];
-      for (const code of query.country
-        .split(',')
-        .map((part) => part.trim())
-        .filter(Boolean)) {
-        if (!/^[A-Za-z]{2}$/.test(code))
-          throw ApiError.invalidField('country', `"${code}" is not an ISO 3166-1 alpha-2 code`);
-        const country = await this.vocabularies.resolveCountry(code, 'country');
-        if (country?.iso3166code) codes.push(country.iso3166code);
+    const countries = parseListParameter(query.country, 'country', (code) => code.toUpperCase());
+    if (countries.length) {
+      const malformed = countries.find((code) => !/^[A-Z]{2}$/.test(code));
+      if (malformed !== undefined) {
+        throw ApiError.invalidField('country', `"${malformed}" is not an ISO 3166-1 alpha-2 code`);
       }
-      filters.countryCodes = codes;
+      filters.countryCodes = await this.vocabularies.resolveCountryCodes(countries, 'country');
     }
     Object.assign(filters, await this.searchFilters(query, caller));
     const { sql, params } = this.samples.searchCondition(searchScope, filters);
@@ -732,11 +725,8 @@ export class SamplesService {
         throw ApiError.invalidField(name, `must be at most ${maxLength} characters`);
       return value || undefined;
     };
-    const codes = given('registry_code')
-      ?.split(',')
-      .map((code) => code.trim().toUpperCase())
-      .filter(Boolean);
-    if (codes?.length) {
+    const codes = parseListParameter(given('registry_code'), 'registry_code', (code) => code.toUpperCase());
+    if (codes.length) {
       const [unknown] = await this.accounts.unknownRegistryCodes(codes);
       if (unknown !== undefined) throw ApiError.invalidField('registry_code', `"${unknown}" is not a registry code`);
       filters.registryCodes = codes;
