@@ -334,13 +334,17 @@ export class CreateSampleDto {
   @OptionalText(20000)
   sampling_method_detail?: string | null;
 
-  /** ISO 8601 date or date-time. */
+  /**
+   * `YYYY`, `YYYY-MM`, `YYYY-MM-DD` or `YYYY-MM-DDThh:mm[:ss[.fff]]` with `Z`, `±hh:mm` or no zone
+   * (UTC); other ISO 8601 forms (week, ordinal, basic, hour-only, signed years) are refused.
+   */
   @ApiPropertyOptional({ nullable: true, type: String, example: '2024-06-01' })
   @IsOptional()
   @Nullable()
   @IsRegistryDate()
   sampling_start_date?: string | null;
 
+  /** The same forms as sampling_start_date. */
   @ApiPropertyOptional({ nullable: true, type: String, example: '2024-06-03' })
   @IsOptional()
   @Nullable()
