@@ -81,7 +81,14 @@ describe('DOI delivery while DataCite is down', () => {
       [owner.code, owner.userId],
     );
     await fake.stop(); // DataCite down: connections refused
-    worker = await startWorkerProcess({ DATABASE_URL: own.url, REDIS_KEY_PREFIX: prefix, ...dataCiteEnv() });
+    // Production's lock and stalled-job intervals (the test default checks every 3 s for killed-worker tests).
+    worker = await startWorkerProcess({
+      DATABASE_URL: own.url,
+      REDIS_KEY_PREFIX: prefix,
+      WORKER_LOCK_DURATION_MS: '30000',
+      WORKER_STALLED_INTERVAL_MS: '30000',
+      ...dataCiteEnv(),
+    });
     // The worker tried, failed, and paused every worker; a registration meanwhile changes nothing.
     await worker.waitForOutput('DataCite did not answer', 1, 60_000);
     const registered = await request(app.getHttpServer())
