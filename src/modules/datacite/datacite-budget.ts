@@ -10,41 +10,62 @@ const WINDOW_MS = 5 * 60_000;
 const BUCKET_MS = 10_000;
 const BUCKETS = WINDOW_MS / BUCKET_MS;
 
+/** Requests at most that may go back to back after a lull (a round's claim, a slow answer). */
+const LONGEST_BURST = 10;
+
 /**
- * Takes one request from the budget if it conforms now (GCRA without burst: one request per
- * interval, so no 5-minute window — fixed or sliding — ever holds more than the budget). KEYS:
- * the shared next-allowed moment, the bulk one, the counter bucket of this request. ARGV: the
- * shared interval and the bulk one (0 for interactive work), in microseconds; the bucket's life.
- * Answers 0 when taken, else the microseconds to wait (nothing taken). Redis's clock, so workers
- * on different machines agree.
+ * The pace of a budget of `perFiveMinutes`: a burst of up to 1 % of it (at most LONGEST_BURST), and
+ * one request per interval, the interval chosen so that burst and pace together never put more
+ * than the budget into any 5-minute window, fixed or sliding.
+ */
+export function budgetPacing(perFiveMinutes: number): { intervalUs: number; burst: number } {
+  const burst = Math.min(LONGEST_BURST, Math.floor(perFiveMinutes / 100));
+  return { intervalUs: Math.ceil((WINDOW_MS * 1000) / (perFiveMinutes - burst)), burst };
+}
+
+/**
+ * Takes one request from the budget if it conforms now (GCRA: each budget keeps the theoretical
+ * arrival time of its next request, and a request conforms up to `burst` intervals before it).
+ * KEYS: the shared arrival time, the bulk one, the counter bucket of this request. ARGV: the shared
+ * interval and tolerance, the bulk ones (interval 0 for interactive work), in microseconds; the
+ * keys' life in milliseconds. Answers 0 when taken, else the microseconds to wait (nothing taken).
+ * Redis's clock, so workers on different machines agree; `%.0f` because Lua's tostring would
+ * round microsecond timestamps.
  */
 const TAKE_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local shared = tonumber(redis.call('GET', KEYS[1]) or '0')
-local wait = shared - now
-local bulkInterval = tonumber(ARGV[2])
+local wait = shared - tonumber(ARGV[2]) - now
+local bulkInterval = tonumber(ARGV[3])
+local bulk = 0
 if bulkInterval > 0 then
-  wait = math.max(wait, tonumber(redis.call('GET', KEYS[2]) or '0') - now)
+  bulk = tonumber(redis.call('GET', KEYS[2]) or '0')
+  wait = math.max(wait, bulk - tonumber(ARGV[4]) - now)
 end
 if wait > 0 then return wait end
-redis.call('SET', KEYS[1], string.format('%.0f', now + tonumber(ARGV[1])), 'PX', ARGV[3])
-if bulkInterval > 0 then redis.call('SET', KEYS[2], string.format('%.0f', now + bulkInterval), 'PX', ARGV[3]) end
+redis.call('SET', KEYS[1], string.format('%.0f', math.max(shared, now) + tonumber(ARGV[1])), 'PX', ARGV[5])
+if bulkInterval > 0 then
+  redis.call('SET', KEYS[2], string.format('%.0f', math.max(bulk, now) + bulkInterval), 'PX', ARGV[5])
+end
 redis.call('INCR', KEYS[3])
-redis.call('PEXPIRE', KEYS[3], ARGV[3])
+redis.call('PEXPIRE', KEYS[3], ARGV[5])
 return 0
 `;
 
-/** Pushes the shared next-allowed moment to now + ARGV[1] ms (never earlier than it is). */
+/**
+ * Nothing goes before now + ARGV[1] ms (a pause never shortens one already set): the shared
+ * arrival time moves past it by the tolerance ARGV[2] (µs). Answers the end of the pause (µs).
+ */
 const PAUSE_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local pausedUntil = now + tonumber(ARGV[1]) * 1000
+local arrival = now + tonumber(ARGV[1]) * 1000 + tonumber(ARGV[2])
 local shared = tonumber(redis.call('GET', KEYS[1]) or '0')
-if pausedUntil > shared then
-  redis.call('SET', KEYS[1], string.format('%.0f', pausedUntil), 'PX', tonumber(ARGV[1]) + ${WINDOW_MS})
+if arrival > shared then
+  redis.call('SET', KEYS[1], string.format('%.0f', arrival), 'PX', tonumber(ARGV[1]) + ${WINDOW_MS})
 end
-return math.max(pausedUntil, shared)
+return math.max(arrival, shared) - tonumber(ARGV[2])
 `;
 
 export interface BudgetUse {
@@ -68,21 +89,24 @@ export interface BudgetUse {
  */
 @Injectable()
 export class DataCiteBudget {
-  private readonly intervalUs: number;
-  private readonly bulkIntervalUs: number;
+  private readonly shared: { intervalUs: number; toleranceUs: number };
+  private readonly bulk: { intervalUs: number; toleranceUs: number };
 
   constructor(
     @Inject(REDIS_CLIENT) private readonly redis: Redis,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {
-    const datacite = config.datacite;
-    this.intervalUs = datacite ? Math.ceil((WINDOW_MS * 1000) / datacite.requestsPer5Min) : 0;
-    this.bulkIntervalUs = datacite ? Math.ceil((WINDOW_MS * 1000) / datacite.bulkRequestsPer5Min) : 0;
+    const pace = (perFiveMinutes: number) => {
+      const { intervalUs, burst } = budgetPacing(perFiveMinutes);
+      return { intervalUs, toleranceUs: intervalUs * burst };
+    };
+    this.shared = pace(config.datacite?.requestsPer5Min ?? 1);
+    this.bulk = pace(config.datacite?.bulkRequestsPer5Min ?? 1);
   }
 
   /** Requests per second a priority may make at most (the claim size of a round follows it). */
   ratePerSecond(priority: DoiPriority): number {
-    return 1e6 / (priority === 'bulk' ? this.bulkIntervalUs : this.intervalUs);
+    return 1e6 / (priority === 'bulk' ? this.bulk.intervalUs : this.shared.intervalUs);
   }
 
   /** Takes one request now, or says how many milliseconds until one could be taken (0: taken). */
@@ -94,8 +118,10 @@ export class DataCiteBudget {
       'datacite:budget:next',
       'datacite:budget:next-bulk',
       this.bucketKey(bulk ? 'bulk' : 'interactive', Date.now()),
-      String(this.intervalUs),
-      String(bulk ? this.bulkIntervalUs : 0),
+      String(this.shared.intervalUs),
+      String(this.shared.toleranceUs),
+      String(bulk ? this.bulk.intervalUs : 0),
+      String(this.bulk.toleranceUs),
       String(WINDOW_MS + BUCKET_MS),
     )) as number;
     return waitUs > 0 ? Math.ceil(waitUs / 1000) : 0;
@@ -103,7 +129,13 @@ export class DataCiteBudget {
 
   /** No worker sends anything for `ms` (or longer, if a pause already reaches further). */
   async pause(ms: number): Promise<Date> {
-    const untilUs = (await this.redis.eval(PAUSE_SCRIPT, 1, 'datacite:budget:next', String(Math.ceil(ms)))) as number;
+    const untilUs = (await this.redis.eval(
+      PAUSE_SCRIPT,
+      1,
+      'datacite:budget:next',
+      String(Math.ceil(ms)),
+      String(this.shared.toleranceUs),
+    )) as number;
     return new Date(Math.floor(untilUs / 1000));
   }
 
@@ -114,7 +146,7 @@ export class DataCiteBudget {
       [null, string | null],
     ];
     const nowUs = Number(time[0]) * 1e6 + Number(time[1]);
-    return next ? Math.max(0, Math.ceil((Number(next) - nowUs) / 1000)) : 0;
+    return next ? Math.max(0, Math.ceil((Number(next) - this.shared.toleranceUs - nowUs) / 1000)) : 0;
   }
 
   /** Consecutive rounds that only earned retries, across workers: the next pause doubles with it. */
@@ -161,7 +193,7 @@ export class DataCiteBudget {
       bulk_used_last_5_min: bulk,
       delivered_last_5_min: delivered,
       // A pause shorter than one request interval is just the pacing.
-      paused_until: pausedMs * 1000 > this.intervalUs ? new Date(now + pausedMs).toISOString() : null,
+      paused_until: pausedMs * 1000 > this.shared.intervalUs ? new Date(now + pausedMs).toISOString() : null,
     };
   }
 
