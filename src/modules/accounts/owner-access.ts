@@ -22,3 +22,20 @@ export function canEditOwned(row: OwnedRow, user: AuthenticatedUser, teams: read
 export function editorTeamIds(teams: readonly TeamMembership[]): number[] {
   return teams.filter((team) => team.role !== 'viewer').map((team) => team.teamId);
 }
+
+/**
+ * canEditOwned as SQL on `alias.user_owner_id`/`alias.team_owner_id` for a caller who is not staff;
+ * `$n` placeholders start after `offset` (the caller's id, then their editor teams).
+ */
+export function editableOwnedSql(
+  alias: string,
+  user: AuthenticatedUser,
+  teams: readonly TeamMembership[],
+  offset: number,
+): { sql: string; params: unknown[] } {
+  return {
+    sql: `((${alias}.team_owner_id IS NULL AND ${alias}.user_owner_id = $${offset + 1})
+            OR ${alias}.team_owner_id = ANY($${offset + 2}::int[]))`,
+    params: [user.userId, editorTeamIds(teams)],
+  };
+}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { AccountsService, TeamMembership } from '../accounts/accounts.service';
-import { canEditOwned, editorTeamIds } from '../accounts/owner-access';
+import { canEditOwned, editableOwnedSql } from '../accounts/owner-access';
 import { StoreStatus } from './sample.entity';
 
 /** The facts about a sample that visibility and permissions depend on. */
@@ -112,10 +112,7 @@ export class SampleAccessPolicy {
   /** `alias.*` rows the caller may edit, the same rules as `canEdit` (canEditOwned). */
   editableCondition(alias: string, caller: SampleCaller, offset: number): SqlCondition {
     if (caller.user.isStaff || caller.user.isAdmin) return { sql: `NOT ${alias}.is_deactivated`, params: [] };
-    return {
-      sql: `(NOT ${alias}.is_deactivated AND ((${alias}.team_owner_id IS NULL AND ${alias}.user_owner_id = $${offset + 1})
-              OR ${alias}.team_owner_id = ANY($${offset + 2}::int[])))`,
-      params: [caller.user.userId, editorTeamIds(caller.teams)],
-    };
+    const owned = editableOwnedSql(alias, caller.user, caller.teams, offset);
+    return { sql: `(NOT ${alias}.is_deactivated AND ${owned.sql})`, params: owned.params };
   }
 }
