@@ -87,7 +87,9 @@ export class IndividualsService {
    */
   async update(id: number, patch: IndividualPatchDto, user: AuthenticatedUser): Promise<Individual> {
     const current = await this.get(id);
-    await assertMayChangeSharedAgent(current, user, 'individual', () => this.usage.usedByOthers('individual', id, user));
+    await assertMayChangeSharedAgent(current, user, 'individual', () =>
+      this.usage.usedByOthers('individual', id, user),
+    );
     const fname = patch.fname !== undefined ? patch.fname : current.fname;
     const lname = patch.lname !== undefined ? patch.lname : current.lname;
     const label =

@@ -67,7 +67,9 @@ export class InstitutionsService {
    */
   async update(id: number, patch: InstitutionPatchDto, user: AuthenticatedUser): Promise<Institution> {
     const current = await this.get(id);
-    await assertMayChangeSharedAgent(current, user, 'institution', () => this.usage.usedByOthers('institution', id, user));
+    await assertMayChangeSharedAgent(current, user, 'institution', () =>
+      this.usage.usedByOthers('institution', id, user),
+    );
     if (patch.label === null) throw ApiError.invalidField('label', 'must not be empty');
     const countryId = await this.vocabularies.countryIdPatch(patch.country);
     const label = patch.label?.trim();

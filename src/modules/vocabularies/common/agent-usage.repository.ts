@@ -13,7 +13,8 @@ const SAMPLES_NAMING: Record<SharedAgentTable, string> = {
                 WHERE c.individual_id = $1`,
   institution: `SELECT sc.sample_id FROM collector c JOIN sample_collector sc ON sc.collector_id = c.id
                  WHERE c.institution_id = $1`,
-  archive: 'SELECT id FROM sample WHERE current_archive_id = $1 UNION SELECT id FROM sample WHERE original_archive_id = $1',
+  archive:
+    'SELECT id FROM sample WHERE current_archive_id = $1 UNION SELECT id FROM sample WHERE original_archive_id = $1',
   platform: 'SELECT id FROM sample WHERE platform_id = $1',
   launch_platform: 'SELECT id FROM sample WHERE launch_platform_id = $1',
 };
