@@ -9,6 +9,12 @@ import { DataSource } from 'typeorm';
 import { AccountsService } from '../src/modules/accounts/accounts.service';
 import { ConnectionService } from '../src/modules/auth/connection.service';
 import { TEST_PASSWORD, TestUser, createRegistrant, createUserWithToken, uniqueRegistryCode } from './support/auth';
+import {
+  legacySamplesDocument,
+  minimalLegacySample,
+  postLegacyXml,
+  readLegacyResults,
+} from './support/legacy-xml-client';
 import { createTestApp } from './support/test-app';
 import { testConfig } from './support/test-environment';
 
@@ -93,6 +99,91 @@ describe('authorization', () => {
       ]);
       expect(stored).toEqual([{ name: 'as editor', is_deactivated: false }]);
     });
+  });
+
+  describe('shared people, institutions, archives and platforms', () => {
+    it("lets no owner change what another owner's samples name; staff still may", async () => {
+      const [alice, bob] = [await createRegistrant(app), await createRegistrant(app)];
+      const staff = await createUserWithToken(app, { isStaff: true });
+      const word = randomUUID().slice(0, 8);
+      const shared = {
+        collectors: [{ individual: { label: `Ann Smith ${word}` }, institution: { label: `Lab ${word}` } }],
+        platform: { label: `Boat ${word}`, platform_type: 'Ship' },
+        current_archive: { label: `Shelf ${word}` },
+      };
+      const mine = (await register(alice, alice.code, shared).expect(201)).body.data;
+      const paths = {
+        individual: `/api/individuals/${mine.collectors[0].individual.id}/`,
+        institution: `/api/institutions/${mine.collectors[0].institution.id}/`,
+        archive: `/api/archives/${mine.current_archive.id}/`,
+        platform: `/api/platforms/${mine.platform.id}/`,
+      };
+      // Alice alone uses them: she corrects them in place.
+      await http().patch(paths.platform).set(alice.auth).send({ description: 'Alice alone' }).expect(200);
+
+      const theirs = (await register(bob, bob.code, shared).expect(201)).body.data;
+      expect(theirs.platform.id).toBe(mine.platform.id);
+      const edits: Record<keyof typeof paths, Record<string, unknown>> = {
+        individual: { label: `Mallory ${word}` },
+        institution: { label: `Evil Lab ${word}` },
+        archive: { label: `Evil Shelf ${word}` },
+        platform: { label: `Evil Boat ${word}` },
+      };
+      for (const [kind, path] of Object.entries(paths) as [keyof typeof paths, string][]) {
+        const refused = await http().patch(path).set(alice.auth).send(edits[kind]);
+        expect({ kind, status: refused.status }).toEqual({ kind, status: 403 });
+        expect(refused.body.message).toContain('other owners');
+        await http().patch(path).set(bob.auth).send(edits[kind]).expect(403);
+      }
+      const bobs = (await http().get(`/api/samples/${theirs.igsn}/`).expect(200)).body.data;
+      expect(bobs.platform.label).toBe(`Boat ${word}`);
+      expect(bobs.collectors[0].individual.label).toBe(`Ann Smith ${word}`);
+      expect(bobs.collectors[0].institution.label).toBe(`Lab ${word}`);
+      expect(bobs.current_archive.label).toBe(`Shelf ${word}`);
+
+      await http().patch(paths.platform).set(staff.auth).send({ description: 'curated' }).expect(200);
+    });
+  });
+
+  describe('parents', () => {
+    it("refuses to hang a child under another owner's sample with 403 naming parent_sample (JSON and legacy XML)", async () => {
+      const [alice, bob] = [await createRegistrant(app), await createRegistrant(app)];
+      const parent = (await register(bob, bob.code, { name: `Bob core ${randomUUID().slice(0, 8)}` }).expect(201)).body
+        .data;
+      const refused = await register(alice, alice.code, { parent_sample: parent.igsn });
+      expect(refused.status).toBe(403);
+      expect(Object.keys(refused.body.errors)).toEqual(['parent_sample']);
+      const child = (await register(alice, alice.code).expect(201)).body.data;
+      const patched = await http()
+        .patch(`/api/samples/${child.igsn}/`)
+        .set(alice.auth)
+        .send({ parent_sample: parent.igsn });
+      expect(patched.status).toBe(403);
+      expect(Object.keys(patched.body.errors)).toEqual(['parent_sample']);
+
+      const name = `xml-child-${randomUUID().slice(0, 8)}`;
+      const xml = legacySamplesDocument(
+        minimalLegacySample(alice.code, name, `<parent_igsn>${parent.igsn.split('/').pop()}</parent_igsn>`),
+      );
+      const res = await postLegacyXml(app, '/webservices/upload.php', xml, { headers: alice.auth });
+      const results = await readLegacyResults(res.text);
+      expect(results.samples[0]).toMatchObject({ status: 'Not Saved' });
+      expect(results.samples[0].error).toContain('parent_sample');
+
+      const children = await dataSource.query('SELECT count(*)::int AS n FROM sample WHERE parent_sample_id = $1', [
+        parent.id ?? (await idOf(parent.igsn)),
+      ]);
+      expect(children).toEqual([{ n: 0 }]);
+      // Bob, who may edit his sample, may hang children under it.
+      await register(bob, bob.code, { parent_sample: parent.igsn }).expect(201);
+    });
+
+    async function idOf(igsn: string): Promise<string> {
+      const [row] = await dataSource.query<{ id: string }[]>('SELECT id FROM sample WHERE igsn = $1', [
+        igsn.split('/').pop(),
+      ]);
+      return row.id;
+    }
   });
 
   describe('pagination links and the Host header', () => {
