@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import bcrypt from 'bcryptjs';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { Server, createServer } from 'node:http';
+import { Server, createServer, request as httpRequest } from 'node:http';
 import { AddressInfo } from 'node:net';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
@@ -184,6 +184,88 @@ describe('authorization', () => {
       ]);
       return row.id;
     }
+  });
+
+  describe('behind a proxy (TRUST_PROXY)', () => {
+    /**
+     * An HTTP proxy in front of a second API: it appends the address it sees to X-Forwarded-For,
+     * as nginx's $proxy_add_x_forwarded_for does, and passes whatever the client sent before it.
+     */
+    async function behindProxy(trustProxy: string): Promise<{ url: string; close: () => Promise<void> }> {
+      const api = await createTestApp({
+        config: testConfig({
+          TRUST_PROXY: trustProxy,
+          ANONYMOUS_RATE_LIMIT_PER_MINUTE: '5',
+          AUTH_RATE_LIMIT_PER_IP: '3',
+          // Buckets of their own: other tests' requests from 127.0.0.1 must not count here.
+          REDIS_KEY_PREFIX: `authz-proxy-${randomUUID().slice(0, 8)}`,
+        }),
+      });
+      const server = api.getHttpServer() as Server;
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const target = (server.address() as AddressInfo).port;
+      const proxy = createServer((req, res) => {
+        const seen = req.socket.remoteAddress ?? '';
+        const forwarded = req.headers['x-forwarded-for'];
+        const upstream = httpRequest(
+          {
+            host: '127.0.0.1',
+            port: target,
+            method: req.method,
+            path: req.url,
+            headers: { ...req.headers, 'x-forwarded-for': forwarded ? `${String(forwarded)}, ${seen}` : seen },
+          },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        upstream.on('error', () => res.destroy());
+        req.pipe(upstream);
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+      return {
+        url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+        close: async () => {
+          await new Promise((resolve) => proxy.close(resolve));
+          await api.close();
+        },
+      };
+    }
+
+    it.each(['1', 'loopback', 'true'])(
+      'keeps one anonymous read bucket per real client, whatever X-Forwarded-For it sends (TRUST_PROXY=%s)',
+      async (trustProxy) => {
+        const { url, close } = await behindProxy(trustProxy);
+        try {
+          const statuses: number[] = [];
+          for (let n = 1; n <= 8; n++) {
+            const res = await request(url).get('/api/samples/').set('X-Forwarded-For', `198.51.100.${n}`);
+            statuses.push(res.status);
+          }
+          expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+        } finally {
+          await close();
+        }
+      },
+    );
+
+    it('applies the per-address login limit to the real client, whatever X-Forwarded-For it sends', async () => {
+      const { url, close } = await behindProxy('1');
+      try {
+        const statuses: number[] = [];
+        for (let n = 1; n <= 5; n++) {
+          const res = await request(url)
+            .post('/api/auth/login/')
+            .set('X-Forwarded-For', `198.51.100.${n}`)
+            .send({ email: `nobody-${n}-${randomUUID()}@example.org`, password: 'wrong-password' });
+          statuses.push(res.status);
+        }
+        expect(statuses).toEqual([401, 401, 401, 429, 429]);
+      } finally {
+        await close();
+      }
+    });
   });
 
   describe('pagination links and the Host header', () => {
