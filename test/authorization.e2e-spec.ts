@@ -205,7 +205,9 @@ describe('authorization', () => {
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const target = (server.address() as AddressInfo).port;
       const proxy = createServer((req, res) => {
-        const seen = req.socket.remoteAddress ?? '';
+        // The test's client is on this machine, where loopback is a trusted range; the proxy reports
+        // it as the remote client it stands for in production.
+        const seen = '203.0.113.7';
         const forwarded = req.headers['x-forwarded-for'];
         const upstream = httpRequest(
           {
