@@ -15,8 +15,11 @@ import {
   postLegacyXml,
   readLegacyResults,
 } from './support/legacy-xml-client';
+import { JobState, waitForJob } from './support/jobs';
 import { createTestApp } from './support/test-app';
 import { testConfig } from './support/test-environment';
+import { WorkerProcess, startWorkerProcess } from './support/worker-process';
+import { buildWorkbook } from './support/workbooks';
 
 type Auth = { auth: { Authorization: string } };
 
@@ -26,12 +29,16 @@ describe('authorization', () => {
   let dataSource: DataSource;
   const http = () => request(app.getHttpServer());
 
+  /** Started by the one test that needs batches registered. */
+  let worker: WorkerProcess | undefined;
+
   beforeAll(async () => {
     app = await createTestApp();
     dataSource = app.get(DataSource);
   });
 
   afterAll(async () => {
+    await worker?.stop();
     await app.close();
   });
 
@@ -176,6 +183,35 @@ describe('authorization', () => {
       expect(children).toEqual([{ n: 0 }]);
       // Bob, who may edit his sample, may hang children under it.
       await register(bob, bob.code, { parent_sample: parent.igsn }).expect(201);
+    });
+
+    it('refuses such a parent in a batch row as a row error naming parent_sample', async () => {
+      const [alice, bob] = [await createRegistrant(app), await createRegistrant(app)];
+      const staff = await createUserWithToken(app, { isStaff: true });
+      const parent = (await register(bob, bob.code).expect(201)).body.data;
+      worker ??= await startWorkerProcess();
+      const name = `batch-child-${randomUUID().slice(0, 8)}`;
+      const file = buildWorkbook({
+        metadata: { registry_code: alice.code },
+        headers: ['Sample Name', 'Object Type', 'Latitude (WGS84)', 'Longitude (WGS84)', 'Parent IGSN'],
+        rows: [[name, 'Core', 1, 2, parent.igsn]],
+      });
+      const accepted = await http()
+        .post('/api/batches/upload/')
+        .set(alice.auth)
+        .attach('file', file, 'batch.xlsx')
+        .expect(202);
+      const job = await waitForJob<JobState & { result?: { errors?: { row: number; message: string }[] } }>(
+        app,
+        staff,
+        accepted.body.data.job_id,
+        { timeoutMs: 120_000 },
+      );
+      expect(job.status).toBe('failed');
+      expect(job.result?.errors).toEqual([
+        { row: 2, message: expect.stringMatching(/^parent_sample: .*edit permission/) },
+      ]);
+      expect(await dataSource.query('SELECT id FROM sample WHERE name = $1', [name])).toEqual([]);
     });
 
     async function idOf(igsn: string): Promise<string> {
