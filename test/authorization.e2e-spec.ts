@@ -189,6 +189,7 @@ describe('authorization', () => {
       const [alice, bob] = [await createRegistrant(app), await createRegistrant(app)];
       const staff = await createUserWithToken(app, { isStaff: true });
       const parent = (await register(bob, bob.code).expect(201)).body.data;
+      // The worker registers batches; it may take minutes to start on a loaded machine.
       worker ??= await startWorkerProcess();
       const name = `batch-child-${randomUUID().slice(0, 8)}`;
       const file = buildWorkbook({
@@ -212,7 +213,7 @@ describe('authorization', () => {
         { row: 2, message: expect.stringMatching(/^parent_sample: .*edit permission/) },
       ]);
       expect(await dataSource.query('SELECT id FROM sample WHERE name = $1', [name])).toEqual([]);
-    });
+    }, 400_000);
 
     async function idOf(igsn: string): Promise<string> {
       const [row] = await dataSource.query<{ id: string }[]>('SELECT id FROM sample WHERE igsn = $1', [
