@@ -9,18 +9,19 @@ export class PasswordHasher {
   /**
    * Compared against when the account does not exist, so timing does not reveal which emails exist:
    * made with the configured cost (a fixed dummy of another cost answered 20 times faster or slower
-   * than a real account). Made once, on first use.
+   * than a real account), once, while the process starts.
    */
-  private dummyHash: Promise<string> | undefined;
+  private readonly dummyHash: Promise<string>;
 
-  constructor(@InjectAppConfig() private readonly config: AppConfig) {}
+  constructor(@InjectAppConfig() private readonly config: AppConfig) {
+    this.dummyHash = bcrypt.hash(randomBytes(16).toString('hex'), config.auth.passwordHashRounds);
+  }
 
   hash(password: string): Promise<string> {
     return bcrypt.hash(password, this.config.auth.passwordHashRounds);
   }
 
   async verify(password: string, hash: string | undefined): Promise<boolean> {
-    this.dummyHash ??= bcrypt.hash(randomBytes(16).toString('hex'), this.config.auth.passwordHashRounds);
     const matches = await bcrypt.compare(password, hash ?? (await this.dummyHash));
     return matches && hash !== undefined;
   }
