@@ -19,6 +19,8 @@ export interface AppConfig {
     uploadLimit: number;
     /** Largest legacy XML document accepted, in bytes. */
     xmlLimit: number;
+    /** `Cache-Control: public, max-age=…` of public reads (samples, lists, landing pages, sitemap). */
+    cacheMaxAgeSeconds: number;
     /** `*` or the list of allowed origins. */
     corsOrigins: '*' | string[];
     /** Which proxies' X-Forwarded-* headers are believed (TRUST_PROXY; trust-proxy.ts). */
@@ -408,6 +410,7 @@ export function loadAppConfig(env: Env): AppConfig {
       bodyLimit: byteSize(env, 'BODY_LIMIT', '1mb'),
       uploadLimit: byteSize(env, 'UPLOAD_LIMIT', '50mb'),
       xmlLimit: byteSize(env, 'XML_BODY_LIMIT', '5mb'),
+      cacheMaxAgeSeconds: integer(env, 'HTTP_CACHE_MAX_AGE_SECONDS', 60, 0, 31_536_000),
       corsOrigins,
       trustProxy: trustProxy.setting,
       trustProxyWarning: trustProxy.warning ?? null,
