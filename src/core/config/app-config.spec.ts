@@ -53,6 +53,17 @@ describe('loadAppConfig', () => {
       { DATACITE_API_URL: 'https://api.test.datacite.org', DATACITE_REPOSITORY_ID: 'A.B', DATACITE_PASSWORD: 'p' },
       'PUBLIC_URL is required when DataCite registration is configured',
     ],
+    [
+      {
+        PUBLIC_URL: 'https://registry.example.org',
+        DATACITE_API_URL: 'https://api.test.datacite.org',
+        DATACITE_REPOSITORY_ID: 'A.B',
+        DATACITE_PASSWORD: 'p',
+        DATACITE_REQUESTS_PER_5_MIN: '300',
+        DATACITE_BULK_REQUESTS_PER_5_MIN: '400',
+      },
+      'DATACITE_BULK_REQUESTS_PER_5_MIN must be at most DATACITE_REQUESTS_PER_5_MIN (300)',
+    ],
   ])('rejects %j', (override, expected) => {
     expect(errorFor({ ...base, ...override })).toContain(expected);
   });
@@ -99,6 +110,8 @@ describe('loadAppConfig', () => {
       password: 'secret',
       concurrency: 4,
       timeoutMs: 30000,
+      requestsPer5Min: 2500,
+      bulkRequestsPer5Min: 500,
     });
   });
 

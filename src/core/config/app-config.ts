@@ -157,6 +157,10 @@ export interface DataCiteConfig {
   concurrency: number;
   /** A request that takes longer is abandoned and retried. */
   timeoutMs: number;
+  /** DataCite requests per 5 minutes, all workers together (DataCite allows about 3,000 per client address). */
+  requestsPer5Min: number;
+  /** Of those, at most this many for bulk work (large batches, re-sends); the rest stays for interactive changes. */
+  bulkRequestsPer5Min: number;
 }
 
 /** The OpenID Connect provider people sign in with on the account pages (ORCID). */
@@ -282,12 +286,28 @@ function dataCiteConfig(env: Env, publicUrl: string | null): DataCiteConfig | nu
       'is required when DataCite registration is configured (the DOIs resolve to it).',
     );
   }
+  const requestsPer5Min = integer(env, 'DATACITE_REQUESTS_PER_5_MIN', 2500, 1, 1_000_000);
+  const bulkRequestsPer5Min = integer(
+    env,
+    'DATACITE_BULK_REQUESTS_PER_5_MIN',
+    Math.min(500, requestsPer5Min),
+    1,
+    1_000_000,
+  );
+  if (bulkRequestsPer5Min > requestsPer5Min) {
+    throw new ConfigError(
+      'DATACITE_BULK_REQUESTS_PER_5_MIN',
+      `must be at most DATACITE_REQUESTS_PER_5_MIN (${requestsPer5Min}): bulk work shares that budget.`,
+    );
+  }
   return {
     apiUrl: url(env, 'DATACITE_API_URL', ['http:', 'https:'], 'https://api.test.datacite.org').replace(/\/+$/, ''),
     repositoryId: required(env, 'DATACITE_REPOSITORY_ID', 'the DataCite repository id, e.g. ABC.XYZ'),
     password: required(env, 'DATACITE_PASSWORD', 'the DataCite repository password'),
     concurrency: integer(env, 'DATACITE_CONCURRENCY', 4, 1, 64),
     timeoutMs: integer(env, 'DATACITE_TIMEOUT_MS', 30000, 100, 600000),
+    requestsPer5Min,
+    bulkRequestsPer5Min,
   };
 }
 
