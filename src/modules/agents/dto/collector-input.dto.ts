@@ -4,6 +4,7 @@ import { Transform, Type, plainToInstance } from 'class-transformer';
 import { IsArray, IsInt, IsOptional, IsString, MaxLength, Min, ValidateNested } from 'class-validator';
 import { IgnoresReadOnlyFields } from '../../../core/http/read-only-fields';
 import { TrimToNull } from '../../../core/http/trim';
+import { AcceptsNumericString } from '../../../core/http/numeric-string';
 
 /** The person in a collector: matched by label (or "fname lname"), trimmed and case-insensitive. */
 @ApiSchema({ name: 'CollectorIndividualInput' })
@@ -73,6 +74,7 @@ export class CollectorInputDto {
   /** An existing collector; when given, the other fields are ignored. */
   @ApiProperty({ type: 'integer', required: false, example: 12 })
   @IsOptional()
+  @AcceptsNumericString()
   @IsInt()
   @Min(1)
   id?: number;

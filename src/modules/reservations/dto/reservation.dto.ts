@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { AcceptsNumericString } from '../../../core/http/numeric-string';
 
 /** IGSNs one reservation may mint. */
 export const RESERVE_MAX = 10_000;
@@ -14,6 +15,7 @@ export class ReserveSamplesDto {
 
   /** How many IGSNs to reserve. */
   @ApiProperty({ minimum: 1, maximum: RESERVE_MAX, example: 50 })
+  @AcceptsNumericString()
   @IsInt({ message: 'count must be a whole number' })
   @Min(1)
   @Max(RESERVE_MAX)
