@@ -270,6 +270,7 @@ export class SamplesService {
         updatedAt: now,
       },
       collectorIds: resolved.collectorIds,
+      relatedResourceIds: resolved.relatedResourceIds,
     };
   }
 
@@ -662,7 +663,7 @@ export class SamplesService {
     if (sample.metadataStoreStatus === 'reserved') {
       const asDraft = dto.is_draft === true || options.completeReservedAs === 'draft';
       Object.assign(columns, this.completedReservation(sample, columns, asDraft, options.completeReservedAs));
-      return { columns, collectorIds: resolved.collectorIds };
+      return { columns, collectorIds: resolved.collectorIds, relatedResourceIds: resolved.relatedResourceIds };
     }
     if (dto.is_draft === false && sample.metadataStoreStatus === 'draft') {
       const merged = { ...sample, ...columns };
@@ -681,7 +682,7 @@ export class SamplesService {
         columns.publishDate = merged.publishDate ?? this.clock.now();
       }
     }
-    return { columns, collectorIds: resolved.collectorIds };
+    return { columns, collectorIds: resolved.collectorIds, relatedResourceIds: resolved.relatedResourceIds };
   }
 
   /**
