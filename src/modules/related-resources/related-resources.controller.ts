@@ -107,6 +107,7 @@ export class RelatedResourcesController {
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'One related resource (its creator, staff and admins; 404 to others).' })
   @ApiParam({ name: 'id', type: 'integer' })
   @ApiOkResponse({ type: RelatedResourceResponse })
   @ApiNotFoundBody(NOT_FOUND)

@@ -26,7 +26,7 @@ import {
 } from '../samples/related-resources/related-resource-terms';
 import {
   LinkedSamplesDto,
-  RelatedResourceDto,
+  RelatedResourceObjectDto,
   RelatedResourcePatchDto,
   RelatedResourceWriteDto,
 } from './dto/related-resource.dto';
@@ -55,7 +55,7 @@ export class RelatedResourcesService {
     private readonly clock: Clock,
   ) {}
 
-  async create(dto: RelatedResourceWriteDto, user: AuthenticatedUser): Promise<RelatedResourceDto> {
+  async create(dto: RelatedResourceWriteDto, user: AuthenticatedUser): Promise<RelatedResourceObjectDto> {
     const checked = this.checked(dto);
     const row = await this.resources.create({
       label: dto.label,
@@ -72,7 +72,7 @@ export class RelatedResourcesService {
     params: RelatedResourceListParams,
     page: PageRequest,
     user: AuthenticatedUser,
-  ): Promise<{ count: number; data: RelatedResourceDto[] }> {
+  ): Promise<{ count: number; data: RelatedResourceObjectDto[] }> {
     const { rows, count } = await this.resources.list({
       createdBy: seesAll(user) ? undefined : user.userId,
       search: params.search?.trim() || undefined,
@@ -83,14 +83,14 @@ export class RelatedResourcesService {
     return { count, data: rows.map((row) => this.toDto(row, user)) };
   }
 
-  async fetch(id: number, user: AuthenticatedUser): Promise<RelatedResourceDto> {
+  async fetch(id: number, user: AuthenticatedUser): Promise<RelatedResourceObjectDto> {
     const row = await this.resources.findById(id);
     if (!row || !mayUse(row, user)) throw ApiError.notFound(NOT_FOUND);
     return this.toDto(row, user);
   }
 
   /** PATCH: the fields sent replace the stored ones; the linked samples' DataCite records follow. */
-  async update(id: number, dto: RelatedResourcePatchDto, user: AuthenticatedUser): Promise<RelatedResourceDto> {
+  async update(id: number, dto: RelatedResourcePatchDto, user: AuthenticatedUser): Promise<RelatedResourceObjectDto> {
     const row = await this.dataSource.transaction(async (manager) => {
       const current = await this.resources.lockById(manager, id);
       if (!current || !mayUse(current, user)) throw ApiError.notFound(NOT_FOUND);
@@ -191,7 +191,7 @@ export class RelatedResourcesService {
     return { relatedResourceType: relatedResourceType as string, uriType: uriType as UriType };
   }
 
-  private toDto(row: RelatedResourceObject, user: AuthenticatedUser): RelatedResourceDto {
+  private toDto(row: RelatedResourceObject, user: AuthenticatedUser): RelatedResourceObjectDto {
     return {
       id: row.id,
       label: row.label,

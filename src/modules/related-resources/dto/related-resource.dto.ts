@@ -52,7 +52,7 @@ export class RelatedResourceWriteDto {
 /** PATCH /api/related-resources/{id}/: the fields sent replace the stored ones. */
 export class RelatedResourcePatchDto extends PartialType(RelatedResourceWriteDto) {}
 
-export class RelatedResourceDto {
+export class RelatedResourceObjectDto {
   @ApiProperty({ example: 7 })
   id: number;
   @ApiProperty({ example: 'Smith et al. 2024, geochemistry of the Atlantis dredge' })
@@ -77,8 +77,8 @@ export class RelatedResourceDto {
 }
 
 export class RelatedResourceResponse {
-  @ApiProperty({ type: RelatedResourceDto })
-  data: RelatedResourceDto;
+  @ApiProperty({ type: RelatedResourceObjectDto })
+  data: RelatedResourceObjectDto;
 }
 
 export class RelatedResourceListResponse {
@@ -94,8 +94,8 @@ export class RelatedResourceListResponse {
   total_pages: number;
   @ApiProperty({ example: 25 })
   page_size: number;
-  @ApiProperty({ type: [RelatedResourceDto] })
-  data: RelatedResourceDto[];
+  @ApiProperty({ type: [RelatedResourceObjectDto] })
+  data: RelatedResourceObjectDto[];
 }
 
 /** POST /api/related-resources/{id}/link-samples/: samples by id (number or numeric string) or IGSN. */
