@@ -445,6 +445,16 @@ describe('SESAR2 clients: writes', () => {
         .set(owner.auth)
         .send({ related_resources: ['seven'] })
         .expect(400);
+      // An edit of a linked resource shows on the sample, whose last update date moves (its ETag with it).
+      const before = (await http().get(`/api/samples/${igsn}/`).set(owner.auth).expect(200)).body.data;
+      await http()
+        .patch(`/api/related-resources/${second.id}/`)
+        .set(owner.auth)
+        .send({ label: `${tag} image, renamed` })
+        .expect(200);
+      const after = (await http().get(`/api/samples/${igsn}/`).set(owner.auth).expect(200)).body.data;
+      expect(after.related_resources).toEqual([expect.objectContaining({ label: `${tag} image, renamed` })]);
+      expect(after.updated_at > before.updated_at).toBe(true);
     });
   });
 

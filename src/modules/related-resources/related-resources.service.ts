@@ -105,16 +105,17 @@ export class RelatedResourcesService {
         uri,
         uri_type: dto.uri_type ?? (dto.uri !== undefined ? undefined : current.uriType),
       });
+      const now = this.clock.now();
       const values: Partial<RelatedResourceObject> = {
         relatedResourceType: checked.relatedResourceType,
         uri,
         uriType: checked.uriType,
-        updatedAt: this.clock.now(),
+        updatedAt: now,
       };
       if (dto.label !== undefined) values.label = dto.label;
       if (dto.description !== undefined) values.description = dto.description;
       await this.resources.update(manager, id, values);
-      await this.resources.touchLinkedSampleDois(manager, id);
+      await this.resources.markLinkedSamplesUpdated(manager, id, now);
       return { ...current, ...values };
     });
     return this.toDto(row, user);

@@ -119,19 +119,21 @@ export class RelatedResourceRepository {
   }
 
   /**
-   * The DataCite records of the samples linked to a resource carry it: an edit of the resource
-   * marks them to be sent again (sample_doi_touch re-sends only those DataCite holds or awaits).
+   * The samples linked to a resource show it: an edit of the resource is an update of each (their
+   * last update date — and so their ETags — move, and the sample triggers send their DataCite
+   * records again).
    */
-  async touchLinkedSampleDois(manager: EntityManager, id: number): Promise<void> {
+  async markLinkedSamplesUpdated(manager: EntityManager, id: number, at: Date): Promise<void> {
     await manager.query(
-      `SELECT sample_doi_touch(ARRAY(SELECT sample_id FROM sample_related_resource WHERE related_resource_id = $1))`,
-      [id],
+      `UPDATE sample SET updated_at = $2
+        WHERE id IN (SELECT sample_id FROM sample_related_resource WHERE related_resource_id = $1)`,
+      [id, at],
     );
   }
 
   /**
-   * The samples changed at `at` (a resource was linked to them): their last update date moves, and
-   * the sample triggers send their DataCite records again.
+   * The samples changed at `at` (a resource was linked to them): their last update date moves (and
+   * so their ETags), and the sample triggers send their DataCite records again.
    */
   async markSamplesUpdated(manager: EntityManager, sampleIds: number[], at: Date): Promise<void> {
     if (sampleIds.length) {
