@@ -343,7 +343,8 @@ export function dataCiteAttributes(
     subjects: presentAll([objectType, sample.geologic_age_verbatim, ...materials]).map((subject) => ({ subject })),
     contributors,
     dates,
-    alternateIdentifiers: presentAll(sample.other_names).map((name) => ({
+    // SESAR's mapping: the external sample ID, then every other name, as Local identifiers.
+    alternateIdentifiers: presentAll([sample.external_sample_id, ...sample.other_names]).map((name) => ({
       alternateIdentifier: name,
       alternateIdentifierType: 'Local' as const,
     })),
