@@ -154,6 +154,10 @@ describe('SESAR2 clients: writes', () => {
         .expect(200);
       expect(list.body.count).toBe(1);
       expect(list.body.data[0]).toMatchObject({ igsn: first.igsn, external_sample_id: `${tag}-FIELD-1` });
+      const xml = (await http().get(`/api/samples/${first.igsn}/?format=datacite`).expect(200)).text;
+      expect(xml).toContain(
+        `<alternateIdentifier alternateIdentifierType="Local">${tag}-FIELD-1</alternateIdentifier>`,
+      );
       const publicList = await http()
         .get('/api/samples/')
         .query({ external_sample_id: `${tag}-FIELD-1` })
