@@ -244,6 +244,20 @@ describe('SESAR2 clients: writes', () => {
       }).expect(201);
     });
 
+    it('stays unique per owner through transfers: a sample whose id the recipient uses is skipped', async () => {
+      const offered = (
+        await http()
+          .post('/api/transfers/')
+          .set(owner.auth)
+          .send({ to_user_email: other.email, igsns: [first.igsn] })
+          .expect(201)
+      ).body.data;
+      const accepted = await http().post(`/api/transfers/${offered.id}/accept/`).set(other.auth).send({}).expect(200);
+      expect(accepted.body.data).toMatchObject({ status: 'accepted', moved_count: 0, skipped_count: 1 });
+      const still = (await http().get(`/api/samples/${first.igsn}/`).set(owner.auth).expect(200)).body.data;
+      expect(still.user_owner).toBe(owner.userId);
+    });
+
     it('is in the field catalogue with the SESAR2 aliases of the other fields', async () => {
       const catalogue = (await http().get('/api/batch-templates/fields/').expect(200)).body.data as {
         key: string;
