@@ -70,19 +70,19 @@ const CATALOGUE: readonly SampleField[] = [
   },
   { key: 'name', label: 'Sample Name', type: 'text', batch: true, always: true, help: 'Unique within this file' },
   {
-    key: 'external_sample_id',
-    label: 'External Sample ID',
-    type: 'text',
-    batch: true,
-    help: 'Your own id for the sample: unique among your samples and within this file',
-  },
-  {
     key: 'igsn',
     label: 'IGSN',
     type: 'igsn',
     batch: true,
     always: true,
     help: 'Leave empty to mint one; give a reserved IGSN to describe that sample',
+  },
+  {
+    key: 'external_sample_id',
+    label: 'External Sample ID',
+    type: 'text',
+    batch: true,
+    help: 'Your own id for the sample: unique among your samples and within this file',
   },
   {
     key: 'registry_code',
