@@ -18,7 +18,8 @@ import {
   ApiUnauthorizedBody,
 } from '../../core/http/api-error-responses';
 import { ApiPageQuery, paginate, parsePageRequest } from '../../core/http/pagination';
-import { parsePathId } from '../agents/path-id';
+import { parsePathId } from '../../core/http/row-id';
+import { textLength } from '../../core/http/text-length';
 import { RELATED_RESOURCE_ORDERINGS } from '../samples/related-resources/related-resource.repository';
 import {
   LinkSamplesDto,
@@ -100,7 +101,7 @@ export class RelatedResourcesController {
         throw ApiError.invalidField(name, 'must be given once');
       }
     }
-    if ((query.search?.length ?? 0) > 255) throw ApiError.invalidField('search', 'must be at most 255 characters');
+    if (textLength(query.search ?? '') > 255) throw ApiError.invalidField('search', 'must be at most 255 characters');
     const page = parsePageRequest(query, PAGE);
     const { count, data } = await this.resources.list(query, page, user);
     return paginate(req, page, count, data);
