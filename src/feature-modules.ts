@@ -12,6 +12,7 @@ import { HarvestingModule } from './modules/harvesting/harvesting.module';
 import { LabelsModule } from './modules/labels/labels.module';
 import { TransfersModule } from './modules/transfers/transfers.module';
 import { ReservationsModule } from './modules/reservations/reservations.module';
+import { RelatedResourcesModule } from './modules/related-resources/related-resources.module';
 import { LandingPagesModule } from './modules/landing-pages/landing-pages.module';
 import { LegacyXmlModule } from './modules/legacy-xml/legacy-xml.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
@@ -43,4 +44,5 @@ export const FEATURE_MODULES: Type[] = [
   LabelsModule,
   TransfersModule,
   ReservationsModule,
+  RelatedResourcesModule,
 ];

@@ -191,7 +191,8 @@ describe('samples', () => {
     it.each([
       [{ latitude: 90.5 }, 'latitude'],
       [{ longitude: -181 }, 'longitude'],
-      [{ latitude: '12' }, 'latitude'],
+      // Issue 20: a decimal string is a number now ("12" is accepted); any other text is still refused.
+      [{ latitude: '12 N' }, 'latitude'],
       [{ object_type: 17 }, 'object_type'],
       [{ object_type: '17' }, 'object_type'],
       [{ object_type: 'Not a type' }, 'object_type'],

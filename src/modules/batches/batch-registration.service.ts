@@ -205,6 +205,7 @@ export class BatchRegistrationService {
       const existing = await this.existingSamples(manager, supplied);
       const mintOptions: MintOptions = { avoid: new Set(supplied) };
       const rowOfName = new Map<string, number>();
+      const rowOfExternalId = new Map<string, number>();
       const rowOfIgsn = new Map<string, number>();
       const parents = new BatchParentLinks(this.igsn, this.sampleRows, this.policy);
       // Rows are inserted a chunk at a time as they validate, in this one transaction; after the
@@ -283,6 +284,7 @@ export class BatchRegistrationService {
                 manager,
                 refs,
                 rowOfName,
+                rowOfExternalId,
                 row.rowNumber,
                 updates,
                 parents,
@@ -291,6 +293,7 @@ export class BatchRegistrationService {
               continue;
             }
             const checkedRow = await this.checkNewRow(row.cells, defaults, rowOfName, row.rowNumber, parents);
+            this.claimExternalId(checkedRow.dto.external_sample_id, row.rowNumber, rowOfExternalId);
             checked.push({
               rowNumber: row.rowNumber,
               prepare: async () => {
@@ -418,6 +421,21 @@ export class BatchRegistrationService {
     rowOfName.set(key, rowNumber);
   }
 
+  /**
+   * External sample ids are unique within one file, as among the uploader's stored samples (which
+   * SamplesService checks for each row).
+   */
+  private claimExternalId(externalId: string | null | undefined, rowNumber: number, rowOf: Map<string, number>): void {
+    if (!externalId) return;
+    const earlier = rowOf.get(externalId);
+    if (earlier !== undefined) {
+      throw ApiError.conflict('Duplicate external sample id.', {
+        external_sample_id: [`duplicates the external sample id in row ${earlier}`],
+      });
+    }
+    rowOf.set(externalId, rowNumber);
+  }
+
   /** The distinct IGSNs the file's IGSN cells name. */
   private suppliedIgsns(cells: (CellValue | undefined)[]): string[] {
     return [
@@ -461,6 +479,7 @@ export class BatchRegistrationService {
     manager: EntityManager,
     refs: SampleReferenceLookups,
     rowOfName: Map<string, number>,
+    rowOfExternalId: Map<string, number>,
     rowNumber: number,
     updates: PreparedUpdate[],
     parents: BatchParentLinks,
@@ -482,6 +501,7 @@ export class BatchRegistrationService {
     const dto = await validateBuiltBody(UpdateSampleDto, body);
     parents.defer(rowNumber, dto, () => sample.igsn);
     this.claimName(dto.name ?? sample.name, rowNumber, rowOfName);
+    this.claimExternalId(dto.external_sample_id ?? sample.externalSampleId, rowNumber, rowOfExternalId);
     const write = await this.samples.prepareUpdate(sample, dto, caller, manager, {
       references: refs,
       completeReservedAs: batch.status,

@@ -1,8 +1,7 @@
 import { ApiError } from '../../core/http/api-error';
+import { numberFromJson } from '../../core/http/numeric-string';
 import { CellValue } from './batch-workbook';
 import { batchFieldByKey } from './batch-fields';
-
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
  * Exports escape text that starts like a formula with a leading apostrophe; a re-uploaded export
@@ -16,9 +15,9 @@ function text(value: CellValue): string {
 
 function toNumber(value: CellValue): number | string {
   if (typeof value === 'number') return value;
+  // Non-numeric text stays text so validation names the field (the JSON API's rule for numeric strings).
   const string = text(value).trim();
-  // Non-numeric text stays text so validation names the field.
-  return NUMBER.test(string) ? Number(string) : string;
+  return numberFromJson(string) as number | string;
 }
 
 /** A date cell or text → ISO 8601; midnight UTC dates become plain dates. */

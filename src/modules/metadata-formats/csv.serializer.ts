@@ -70,6 +70,7 @@ function column<K extends keyof SampleDto>(key: K, flatten?: (value: SampleDto[K
 export const SAMPLE_CSV_COLUMNS = [
   column('igsn'),
   column('name'),
+  column('external_sample_id'),
   column('registry_code'),
   column('object_type'),
   column('object_type_path'),

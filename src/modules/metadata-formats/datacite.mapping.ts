@@ -295,7 +295,13 @@ export function dataCiteAttributes(
     });
   }
   for (const resource of sample.related_resources) {
-    const identifier = resourceIdentifier(resource.uri);
+    // A related resource object's uri_type decides (SESAR's mapping): a local file is not sent, a
+    // DOI stays a DOI (also written bare), anything else is a URL (doi.org URLs are DOIs anyway).
+    if (resource.uri_type === 'local file') continue;
+    const bareDoi = resource.uri_type === 'DOI' && /^10\.\d{4,9}\/\S+$/.test(resource.uri.trim());
+    const identifier = bareDoi
+      ? { type: 'DOI' as const, value: resource.uri.trim() }
+      : resourceIdentifier(resource.uri);
     if (identifier.value === '') continue;
     relatedIdentifiers.push({
       relatedIdentifier: identifier.value,
@@ -337,7 +343,8 @@ export function dataCiteAttributes(
     subjects: presentAll([objectType, sample.geologic_age_verbatim, ...materials]).map((subject) => ({ subject })),
     contributors,
     dates,
-    alternateIdentifiers: presentAll(sample.other_names).map((name) => ({
+    // SESAR's mapping: the external sample ID, then every other name, as Local identifiers.
+    alternateIdentifiers: presentAll([sample.external_sample_id, ...sample.other_names]).map((name) => ({
       alternateIdentifier: name,
       alternateIdentifierType: 'Local' as const,
     })),

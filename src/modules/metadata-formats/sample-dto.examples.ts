@@ -12,6 +12,7 @@ export function minimalSampleDto(overrides: Partial<SampleDto> = {}): SampleDto 
     igsn: '10.5072/IEABC0001',
     registry_code: 'IEABC',
     name: 'AT-2024-017',
+    external_sample_id: null,
     object_type: 'Individual sample',
     object_type_path: 'Material sample > Individual sample',
     legacy_sample_type: null,

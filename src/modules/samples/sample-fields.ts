@@ -1,3 +1,5 @@
+import { aliasesOfField } from './sample-field-aliases';
+
 /**
  * The field catalogue: every column a sample has in a spreadsheet — the batch template, the batch
  * upload, the CSV and xlsx exports — with its one label, its type, its vocabulary and the other
@@ -56,7 +58,7 @@ export interface SampleField {
 }
 
 /** Batch columns first, in the order a template lays them out; then the columns only exports show. */
-export const SAMPLE_FIELDS: readonly SampleField[] = [
+const CATALOGUE: readonly SampleField[] = [
   {
     key: 'object_type',
     label: 'Object Type',
@@ -74,6 +76,13 @@ export const SAMPLE_FIELDS: readonly SampleField[] = [
     batch: true,
     always: true,
     help: 'Leave empty to mint one; give a reserved IGSN to describe that sample',
+  },
+  {
+    key: 'external_sample_id',
+    label: 'External Sample ID',
+    type: 'text',
+    batch: true,
+    help: 'Your own id for the sample: unique among your samples and within this file',
   },
   {
     key: 'registry_code',
@@ -328,6 +337,12 @@ export const SAMPLE_FIELDS: readonly SampleField[] = [
   { key: 'can_edit', label: 'Can Edit', type: 'boolean' },
   { key: 'doi', label: 'DOI Registration', type: 'text' },
 ];
+
+/** The catalogue, each field's aliases completed with SESAR2's JSON names for it (sample-field-aliases.ts). */
+export const SAMPLE_FIELDS: readonly SampleField[] = CATALOGUE.map((field) => {
+  const sesar2 = aliasesOfField(field.key);
+  return sesar2.length ? { ...field, aliases: [...(field.aliases ?? []), ...sesar2] } : field;
+});
 
 const FIELD_BY_KEY = new Map(SAMPLE_FIELDS.map((field) => [field.key, field]));
 

@@ -42,6 +42,7 @@ const SPECIAL: Record<string, FlatColumnSql> = {
 /** Workbook keys stored as a sample column of the same name (snake_case). */
 const PLAIN_COLUMNS = new Set([
   'name',
+  'external_sample_id',
   'general_material_type',
   'sample_description',
   'purpose',

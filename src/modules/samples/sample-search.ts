@@ -22,6 +22,7 @@ export interface SampleSearchQuery {
   created_from?: string;
   created_to?: string;
   metadata_store_status?: string;
+  external_sample_id?: string;
 }
 
 const DATE_BOUND =
@@ -77,6 +78,12 @@ export const SAMPLE_FILTER_DOCS = {
     example: 'reserved',
     maxLength: 64,
   },
+  external_sample_id: {
+    description:
+      "The client's own id of the sample (exact match, case kept): a client whose answer got lost finds its sample",
+    example: 'FIELD-2024-0017',
+    maxLength: 255,
+  },
 } as const satisfies Record<string, { description: string; example: string; maxLength: number }>;
 
 export type SampleFilterName = keyof typeof SAMPLE_FILTER_DOCS;
@@ -94,6 +101,7 @@ export const SEARCH_VALUE_FILTERS = [
   'created_from',
   'created_to',
   'metadata_store_status',
+  'external_sample_id',
 ] as const satisfies readonly (keyof SampleSearchQuery)[];
 
 /** Filters holding a comma-separated list. */

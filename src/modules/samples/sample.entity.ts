@@ -44,6 +44,10 @@ export class Sample {
   @Column({ type: 'varchar', length: 255 })
   name: string;
 
+  /** The client's own id for the sample; unique per user owner among active samples (uq_sample_owner_external_id). */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  externalSampleId: string | null;
+
   /** Null only while the sample is reserved (a CHECK constraint holds it so). */
   @Column({ type: 'integer', nullable: true })
   objectTypeId: number | null;

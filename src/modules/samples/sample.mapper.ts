@@ -13,6 +13,7 @@ export interface SampleRow {
   igsn: string;
   registry_code: string;
   name: string;
+  external_sample_id: string | null;
   /** Null only for a reserved sample, which has no object type yet. */
   object_type: string | null;
   object_type_path: string | null;
@@ -79,6 +80,8 @@ export interface SampleRow {
   original_archive_id: number | null;
   original_archive_label: string | null;
   related_resources: RelatedResource[];
+  /** The related resource objects linked to the sample (null when none). */
+  linked_resources: LinkedResource[] | null;
   metadata_store_status: StoreStatus;
   publish_date: Date | null;
   is_deactivated: boolean;
@@ -91,6 +94,27 @@ export interface SampleRow {
   doi_state: string | null;
   doi_updated_at: Date | null;
   doi_error: string | null;
+}
+
+/** A related resource object as the detail statement aggregates it. */
+export interface LinkedResource {
+  id: number;
+  label: string;
+  related_resource_type: string;
+  uri: string;
+  uri_type: string;
+  description: string | null;
+}
+
+/**
+ * A sample's related resources as one list: its inline links, then the objects linked to it, which
+ * DataCite's mapping relates as IsReferencedBy.
+ */
+export function relatedResourcesOf(row: Pick<SampleRow, 'related_resources' | 'linked_resources'>) {
+  return [
+    ...row.related_resources,
+    ...(row.linked_resources ?? []).map((resource) => ({ ...resource, relation_type: 'IsReferencedBy' })),
+  ];
 }
 
 export function accessFacts(row: SampleRow): SampleAccessFacts {
@@ -118,6 +142,7 @@ export class SampleMapper {
       igsn: this.igsn.toDoi(row.igsn),
       registry_code: row.registry_code,
       name: row.name,
+      external_sample_id: row.external_sample_id,
       object_type: row.object_type,
       object_type_path: row.object_type_path,
       legacy_sample_type: row.legacy_sample_type,
@@ -190,7 +215,7 @@ export class SampleMapper {
         row.original_archive_id === null
           ? null
           : { id: row.original_archive_id, label: row.original_archive_label ?? '' },
-      related_resources: row.related_resources,
+      related_resources: relatedResourcesOf(row),
       is_draft: row.metadata_store_status === 'draft',
       metadata_store_status: row.metadata_store_status,
       is_deactivated: row.is_deactivated,

@@ -28,7 +28,7 @@ const ESTIMATE_ONLY_ABOVE = 2 * EXACT_COUNT_LIMIT;
  * plan can turn into a scan of `sample` per result row, whatever the statistics say.
  */
 export const SAMPLE_DETAIL = `
-  SELECT s.id, s.igsn, s.registry_code, s.name, ot.label AS object_type, ot.hierarchical_label AS object_type_path,
+  SELECT s.id, s.igsn, s.registry_code, s.name, s.external_sample_id, ot.label AS object_type, ot.hierarchical_label AS object_type_path,
          s.legacy_sample_type, s.general_material_type, s.material_types, s.sample_description, s.latitude, s.longitude,
          s.end_latitude, s.end_longitude, s.elevation, s.elevation_end, s.elevation_unit, s.depth_min, s.depth_max,
          s.depth_unit, s.country, s.province, s.county, s.city, s.locality, s.location_description,
@@ -44,7 +44,7 @@ export const SAMPLE_DETAIL = `
          lp.id AS launch_platform_id, lp.label AS launch_platform_label, lt.label AS launch_type,
          ca.id AS current_archive_id, ca.label AS current_archive_label,
          oa.id AS original_archive_id, oa.label AS original_archive_label,
-         s.related_resources, s.metadata_store_status, s.publish_date, s.is_deactivated, s.deactivate_reason,
+         s.related_resources, lrr.linked_resources, s.metadata_store_status, s.publish_date, s.is_deactivated, s.deactivate_reason,
          s.user_owner_id, s.team_owner_id, s.batch_id, s.created_at, s.updated_at,
          CASE WHEN sd.version > sd.delivered_version THEN 'pending' ELSE sd.state END AS doi_state,
          sd.updated_at AS doi_updated_at, sd.error AS doi_error
@@ -63,7 +63,15 @@ export const SAMPLE_DETAIL = `
         LEFT JOIN individual i ON i.id = c.individual_id
         LEFT JOIN institution inst ON inst.id = c.institution_id
        WHERE sc.sample_id = s.id
-    ) col ON true`;
+    ) col ON true
+    LEFT JOIN LATERAL (
+      SELECT json_agg(json_build_object(
+               'id', rr.id, 'label', rr.label, 'related_resource_type', rr.related_resource_type, 'uri', rr.uri,
+               'uri_type', rr.uri_type, 'description', rr.description) ORDER BY rr.id) AS linked_resources
+        FROM sample_related_resource srr
+        JOIN related_resource rr ON rr.id = srr.related_resource_id
+       WHERE srr.sample_id = s.id
+    ) lrr ON true`;
 
 /**
  * The period a sample was taken in, as indexed by idx_sample_sampling_period: start to end, either
@@ -146,6 +154,8 @@ export interface SampleFilters {
   bbox?: BoundingBox;
   sampling?: TimeRange;
   created?: TimeRange;
+  /** The client's own id, exactly. */
+  externalSampleId?: string;
   /** Only samples in this store state; without it, searches of one's own samples leave reserved ones out. */
   storeStatus?: StoreStatus;
   /** The samples of one batch (label sheets; not a search parameter). */
@@ -277,6 +287,8 @@ export class SampleRepository {
     if (filters.objectTypeIds) clauses.push(`s.object_type_id = ANY(${value(filters.objectTypeIds)}::int[])`);
     if (filters.countryCodes) clauses.push(`s.country = ANY(${value(filters.countryCodes)}::text[])`);
     if (filters.registryCodes) clauses.push(`s.registry_code = ANY(${value(filters.registryCodes)}::text[])`);
+    if (filters.externalSampleId !== undefined)
+      clauses.push(`s.external_sample_id = ${value(filters.externalSampleId)}`);
     if (filters.parentId !== undefined) clauses.push(`s.parent_sample_id = ${value(filters.parentId)}::bigint`);
     if (filters.collectorIds) {
       clauses.push(
@@ -597,6 +609,25 @@ export class SampleRepository {
 
   async igsnExists(manager: EntityManager, suffix: string): Promise<boolean> {
     return manager.existsBy(Sample, { igsn: suffix });
+  }
+
+  /**
+   * The IGSN of the active sample of `ownerId` that carries `externalId` (the rows of
+   * uq_sample_owner_external_id), other than sample `exceptId`; undefined when there is none.
+   */
+  async igsnByExternalId(
+    manager: EntityManager,
+    ownerId: number,
+    externalId: string,
+    exceptId?: number,
+  ): Promise<string | undefined> {
+    const rows: { igsn: string }[] = await manager.query(
+      `SELECT igsn FROM sample
+        WHERE user_owner_id = $1 AND external_sample_id = $2 AND NOT is_deactivated AND id <> $3
+        LIMIT 1`,
+      [ownerId, externalId, exceptId ?? 0],
+    );
+    return rows[0]?.igsn;
   }
 
   /**

@@ -19,6 +19,7 @@ import {
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiExcludeEndpoint,
+  ApiExtraModels,
   ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -40,7 +41,14 @@ import { ApiNotModifiedResponse, CacheAudience, cacheRead, strongEtag } from '..
 import { REGISTRY_PUBLISHER } from '../metadata-formats/metadata-options';
 import { negotiateSampleFormat, renderSample } from '../metadata-formats/sample-formats';
 import { ApiSampleRepresentations } from '../metadata-formats/sample-formats.openapi';
-import { CreateSampleDto, DeactivateSampleDto, SEARCH_SCOPES, UpdateSampleDto } from './dto/sample-write.dto';
+import {
+  CreateSampleDto,
+  DeactivateSampleDto,
+  RelatedResourceDto,
+  RelatedResourceRefDto,
+  SEARCH_SCOPES,
+  UpdateSampleDto,
+} from './dto/sample-write.dto';
 import { SampleListResponse, SampleResponse } from './dto/sample.dto';
 import { ApiIgsnPath } from './igsn-path.openapi';
 import { ApiSampleFilterQueries } from './sample-search.openapi';
@@ -75,6 +83,8 @@ function methodNotAllowed(method: string): ApiError {
 const TEXT_FILTER = { type: 'string', maxLength: 255 } as const;
 
 @ApiTags('samples')
+// The shapes of `related_resources` items in writes (referenced from a oneOf).
+@ApiExtraModels(RelatedResourceDto, RelatedResourceRefDto)
 @Controller('samples')
 export class SamplesController {
   constructor(

@@ -18,6 +18,7 @@ import { SampleQrController } from './qr/sample-qr.controller';
 import { SampleOwnershipRepository } from './ownership/sample-ownership.repository';
 import { SamplesController } from './samples.controller';
 import { SamplesService } from './samples.service';
+import { RelatedResourceRepository } from './related-resources/related-resource.repository';
 
 const SAMPLE_PROVIDERS = [
   SamplesService,
@@ -31,6 +32,7 @@ const SAMPLE_PROVIDERS = [
   SampleLineageRepository,
   SampleLineageService,
   SampleOwnershipRepository,
+  RelatedResourceRepository,
 ];
 
 /** Samples: IGSN minting, register, fetch, update, deactivate, search, and the access policy. */

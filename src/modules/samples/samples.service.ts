@@ -15,7 +15,10 @@ import {
   CreateSampleDto,
   DeactivateSampleDto,
   LONG_TEXT_MAX,
+  RelatedResourceDto,
+  RelatedResourceRefDto,
   SearchScope,
+  isRelatedResourceRef,
   SEARCH_SCOPES,
   UpdateSampleDto,
 } from './dto/sample-write.dto';
@@ -46,6 +49,8 @@ import {
 } from './sample-search';
 import { SampleReferenceLookups, SampleReferences } from './sample-references';
 import { PARENT_NEEDS_EDIT, refusedParentLinks } from './sample-lineage';
+import { withCanonicalFieldNames } from './sample-field-aliases';
+import { RelatedResourceRepository } from './related-resources/related-resource.repository';
 
 type SampleInput = UpdateSampleDto;
 
@@ -53,6 +58,8 @@ type SampleInput = UpdateSampleDto;
 export interface ResolvedWrite {
   columns: Partial<Sample>;
   collectorIds?: number[];
+  /** The related resource objects the sample links to, when `related_resources` was sent. */
+  relatedResourceIds?: number[];
 }
 
 export interface PrepareOptions {
@@ -90,6 +97,7 @@ export interface SampleWriteExtras {
 /** Plain scalar fields copied as given (after DTO validation and trimming). */
 const SCALAR_FIELDS = [
   ['name', 'name'],
+  ['external_sample_id', 'externalSampleId'],
   ['sample_description', 'sampleDescription'],
   ['latitude', 'latitude'],
   ['longitude', 'longitude'],
@@ -181,6 +189,7 @@ export class SamplesService {
     private readonly vocabularies: VocabulariesService,
     private readonly clock: Clock,
     private readonly accounts: AccountsService,
+    private readonly relatedResources: RelatedResourceRepository,
   ) {}
 
   /** POST /api/samples/: publishes unless `is_draft: true`. */
@@ -189,12 +198,16 @@ export class SamplesService {
       throw ApiError.forbidden('Registering samples requires upload permission.');
     }
     const caller = await this.policy.caller(user);
-    const id = await this.dataSource.transaction(async (manager) => {
-      const status: StoreStatus = dto.is_draft ? 'draft' : 'published';
-      const sample = await this.prepareNew(dto, caller as SampleCaller, status, manager);
-      if (extras.legacySampleType !== undefined) sample.columns.legacySampleType = extras.legacySampleType;
-      return this.insert(manager, sample, { minted: dto.igsn === undefined });
-    });
+    const id = await this.dataSource
+      .transaction(async (manager) => {
+        const status: StoreStatus = dto.is_draft ? 'draft' : 'published';
+        const sample = await this.prepareNew(dto, caller as SampleCaller, status, manager);
+        if (extras.legacySampleType !== undefined) sample.columns.legacySampleType = extras.legacySampleType;
+        return this.insert(manager, sample, { minted: dto.igsn === undefined });
+      })
+      .catch(async (error: unknown) => {
+        throw await this.externalIdViolation(error, user.userId, dto.external_sample_id);
+      });
     return this.readForCaller(id, caller);
   }
 
@@ -209,6 +222,7 @@ export class SamplesService {
     manager: EntityManager,
     options: PrepareOptions = {},
   ): Promise<ResolvedWrite> {
+    dto = withCanonicalFieldNames(dto);
     const refs = options.references ?? this.references;
     if (dto.registry_code && dto.sesar_code && dto.registry_code.toUpperCase() !== dto.sesar_code.toUpperCase()) {
       throw ApiError.invalidField('registry_code', 'registry_code and sesar_code disagree; send one');
@@ -216,6 +230,9 @@ export class SamplesService {
     const { code, teamOwnerId } = await refs.registryCode(dto.registry_code ?? dto.sesar_code, caller, manager);
     const resolved = await this.resolveFields(dto, caller, manager, undefined, refs);
     const columns = resolved.columns;
+    if (columns.externalSampleId) {
+      await this.refuseTakenExternalId(manager, caller.user.userId, columns.externalSampleId);
+    }
     const errors: FieldErrors = {};
     if (status !== 'draft') {
       for (const field of ['latitude', 'longitude'] as const) {
@@ -256,7 +273,47 @@ export class SamplesService {
         updatedAt: now,
       },
       collectorIds: resolved.collectorIds,
+      relatedResourceIds: resolved.relatedResourceIds,
     };
+  }
+
+  /**
+   * 409 when another active sample of the owner carries the external id: the client's duplicate
+   * guard, naming the sample it already has.
+   */
+  private async refuseTakenExternalId(
+    manager: EntityManager,
+    ownerId: number,
+    externalId: string,
+    exceptId?: number,
+  ): Promise<void> {
+    const igsn = await this.samples.igsnByExternalId(manager, ownerId, externalId, exceptId);
+    if (igsn !== undefined) throw this.takenExternalId(externalId, igsn);
+  }
+
+  private takenExternalId(externalId: string, igsn: string | undefined): ApiError {
+    const doi = igsn === undefined ? undefined : this.igsn.toDoi(igsn);
+    return ApiError.conflict(
+      doi
+        ? `external_sample_id "${externalId}" already identifies your sample ${doi}.`
+        : `external_sample_id "${externalId}" already identifies another of your samples.`,
+      { external_sample_id: [doi ? `already identifies your sample ${doi}` : 'already identifies another sample'] },
+    );
+  }
+
+  /**
+   * A write that lost a race for an external id (two registrations at once: the unique index
+   * decides) becomes the same 409 as one refused beforehand; any other error is returned as is.
+   */
+  private async externalIdViolation(
+    error: unknown,
+    ownerId: number | null,
+    externalId: string | null | undefined,
+    exceptId?: number,
+  ): Promise<unknown> {
+    if (!isUniqueViolation(error, 'uq_sample_owner_external_id') || !externalId || ownerId === null) return error;
+    const igsn = await this.samples.igsnByExternalId(this.dataSource.manager, ownerId, externalId, exceptId);
+    return this.takenExternalId(externalId, igsn);
   }
 
   private duplicateIgsn(suffix: string): ApiError {
@@ -271,9 +328,11 @@ export class SamplesService {
    */
   async insert(manager: EntityManager, write: ResolvedWrite, options: { minted?: boolean } = {}): Promise<number> {
     try {
-      return await this.withFreshMints(manager, options.minted ? [write] : [], (inner) =>
-        this.samples.insertOne(inner, write.columns, write.collectorIds ?? []),
-      );
+      return await this.withFreshMints(manager, options.minted ? [write] : [], async (inner) => {
+        const id = await this.samples.insertOne(inner, write.columns, write.collectorIds ?? []);
+        await this.relatedResources.link(inner, [id], write.relatedResourceIds ?? []);
+        return id;
+      });
     } catch (error) {
       if (isUniqueViolation(error, 'uq_sample_igsn')) throw this.duplicateIgsn(write.columns.igsn ?? '');
       throw error;
@@ -357,6 +416,9 @@ export class SamplesService {
       manager,
       writes.map((write, index) => ({ sampleId: ids[index], collectorIds: write.collectorIds ?? [] })),
     );
+    for (const [index, write] of writes.entries()) {
+      await this.relatedResources.link(manager, [ids[index]], write.relatedResourceIds ?? []);
+    }
     return ids;
   }
 
@@ -420,15 +482,18 @@ export class SamplesService {
       const input = dto[field];
       if (input !== undefined) set(column, input ? await refs.archiveId(input, field, createdBy, manager) : null);
     }
+    let relatedResourceIds: number[] | undefined;
     if (dto.related_resources !== undefined) {
+      const inline = dto.related_resources.filter((item) => !isRelatedResourceRef(item)) as RelatedResourceDto[];
       set(
         'relatedResources',
-        dto.related_resources.map((resource) => ({
+        inline.map((resource) => ({
           uri: resource.uri,
           description: resource.description ?? null,
           relation_type: resource.relation_type ?? null,
         })),
       );
+      relatedResourceIds = await this.usableRelatedResources(dto.related_resources, caller, manager);
     }
     for (const [field, column] of [
       ['sampling_start_date', 'samplingStartDate'],
@@ -460,7 +525,34 @@ export class SamplesService {
 
     let collectorIds: number[] | undefined;
     if (dto.collectors !== undefined) collectorIds = await refs.collectorIds(dto.collectors, createdBy, manager);
-    return { columns, collectorIds };
+    return { columns, collectorIds, relatedResourceIds };
+  }
+
+  /**
+   * The ids of the related resource objects a `related_resources` list names, each one the caller
+   * may use (their own; any, for staff and admins). 400 naming the item otherwise.
+   */
+  private async usableRelatedResources(
+    items: (RelatedResourceDto | RelatedResourceRefDto)[],
+    caller: SampleCaller,
+    manager: EntityManager,
+  ): Promise<number[]> {
+    const refs = items.flatMap((item, index) => (isRelatedResourceRef(item) ? [{ id: item.id, index }] : []));
+    if (!refs.length) return [];
+    const anyCreator = caller.user.isStaff || caller.user.isAdmin;
+    const usable = await this.relatedResources.existingIds(
+      manager,
+      refs.map((ref) => ref.id),
+      anyCreator ? undefined : caller.user.userId,
+    );
+    const errors: FieldErrors = {};
+    for (const ref of refs) {
+      if (!usable.has(ref.id)) errors[`related_resources.${ref.index}.id`] = [`no related resource ${ref.id} of yours`];
+    }
+    if (Object.keys(errors).length) {
+      throw ApiError.badRequest(`Validation failed: ${Object.keys(errors).join(', ')}.`, errors);
+    }
+    return [...new Set(refs.map((ref) => ref.id))];
   }
 
   private async resolveParent(
@@ -535,13 +627,19 @@ export class SamplesService {
     extras: SampleWriteExtras = {},
   ): Promise<SampleDto> {
     const caller = (await this.policy.caller(user)) as SampleCaller;
-    const id = await this.dataSource.transaction(async (manager) => {
-      const sample = await this.lockEditable(manager, igsnValue, caller);
-      const write = await this.prepareUpdate(sample, withAppended(sample, dto, extras.append), caller, manager);
-      if (extras.legacySampleType !== undefined) write.columns.legacySampleType = extras.legacySampleType;
-      await this.applyUpdate(manager, sample, write);
-      return sample.id;
-    });
+    let owner: { id: number; userOwnerId: number | null } | undefined;
+    const id = await this.dataSource
+      .transaction(async (manager) => {
+        const sample = await this.lockEditable(manager, igsnValue, caller);
+        owner = { id: sample.id, userOwnerId: sample.userOwnerId };
+        const write = await this.prepareUpdate(sample, withAppended(sample, dto, extras.append), caller, manager);
+        if (extras.legacySampleType !== undefined) write.columns.legacySampleType = extras.legacySampleType;
+        await this.applyUpdate(manager, sample, write);
+        return sample.id;
+      })
+      .catch(async (error: unknown) => {
+        throw await this.externalIdViolation(error, owner?.userOwnerId ?? null, dto.external_sample_id, owner?.id);
+      });
     return this.readForCaller(id, caller);
   }
 
@@ -556,6 +654,7 @@ export class SamplesService {
     manager: EntityManager,
     options: Pick<PrepareOptions, 'references' | 'completeReservedAs'> = {},
   ): Promise<ResolvedWrite> {
+    dto = withCanonicalFieldNames(dto);
     const errors: FieldErrors = {};
     if (dto.igsn !== undefined && this.igsn.parse(dto.igsn) !== sample.igsn) errors.igsn = ['cannot be changed'];
     for (const field of ['registry_code', 'sesar_code'] as const) {
@@ -577,10 +676,14 @@ export class SamplesService {
 
     const resolved = await this.resolveFields(dto, caller, manager, sample, options.references ?? this.references);
     const columns: Partial<Sample> = { ...resolved.columns, updatedAt: this.clock.now() };
+    const externalId = columns.externalSampleId;
+    if (externalId && externalId !== sample.externalSampleId && sample.userOwnerId !== null) {
+      await this.refuseTakenExternalId(manager, sample.userOwnerId, externalId, sample.id);
+    }
     if (sample.metadataStoreStatus === 'reserved') {
       const asDraft = dto.is_draft === true || options.completeReservedAs === 'draft';
       Object.assign(columns, this.completedReservation(sample, columns, asDraft, options.completeReservedAs));
-      return { columns, collectorIds: resolved.collectorIds };
+      return { columns, collectorIds: resolved.collectorIds, relatedResourceIds: resolved.relatedResourceIds };
     }
     if (dto.is_draft === false && sample.metadataStoreStatus === 'draft') {
       const merged = { ...sample, ...columns };
@@ -599,7 +702,7 @@ export class SamplesService {
         columns.publishDate = merged.publishDate ?? this.clock.now();
       }
     }
-    return { columns, collectorIds: resolved.collectorIds };
+    return { columns, collectorIds: resolved.collectorIds, relatedResourceIds: resolved.relatedResourceIds };
   }
 
   /**
@@ -634,6 +737,9 @@ export class SamplesService {
   /** Writes a prepared update; a collectors list that was sent replaces the stored one. */
   async applyUpdate(manager: EntityManager, sample: Sample, write: ResolvedWrite): Promise<void> {
     await this.samples.update(manager, sample.id, write.columns, write.collectorIds);
+    if (write.relatedResourceIds !== undefined) {
+      await this.relatedResources.replaceSampleLinks(manager, sample.id, write.relatedResourceIds);
+    }
   }
 
   /** POST /api/samples/{igsn}/deactivate/: the sample is never returned by fetch again. */
@@ -758,6 +864,7 @@ export class SamplesService {
       }
       filters.storeStatus = status as StoreStatus;
     }
+    filters.externalSampleId = given('external_sample_id');
     const bbox = given('bbox');
     if (bbox !== undefined) filters.bbox = parseBoundingBox(bbox);
     filters.sampling = parseDateRange(given('sampling_date_from'), given('sampling_date_to'), {

@@ -6,6 +6,7 @@ import { MaxLength } from '../../../core/http/text-length';
 import { MAX_ROW_ID } from '../../../core/http/row-id';
 import { IgnoresReadOnlyFields } from '../../../core/http/read-only-fields';
 import { TrimToNull } from '../../../core/http/trim';
+import { AcceptsNumericString } from '../../../core/http/numeric-string';
 
 /** The person in a collector: matched by label (or "fname lname"), trimmed and case-insensitive. */
 @ApiSchema({ name: 'CollectorIndividualInput' })
@@ -75,6 +76,7 @@ export class CollectorInputDto {
   /** An existing collector; when given, the other fields are ignored. */
   @ApiProperty({ type: 'integer', required: false, example: 12 })
   @IsOptional()
+  @AcceptsNumericString()
   @IsInt()
   @Min(1)
   @Max(MAX_ROW_ID, { message: 'id must be a collector id' })

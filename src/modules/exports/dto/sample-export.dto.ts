@@ -60,6 +60,9 @@ export class SampleExportRequestDto {
   @SearchFilter('registry_code')
   registry_code?: string;
 
+  @SearchFilter('external_sample_id')
+  external_sample_id?: string;
+
   @SearchFilter('parent')
   parent?: string;
 

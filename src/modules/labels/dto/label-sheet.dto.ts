@@ -5,6 +5,7 @@ import { JOB_STATUSES } from '../../background-jobs/background-job.entity';
 import { SampleExportRequestDto } from '../../exports/dto/sample-export.dto';
 import { LABEL_LAYOUT_NAMES } from '../label-layouts';
 import { DEFAULT_LABEL_FIELDS, LABEL_FIELDS, MAX_LABEL_FIELDS } from '../label-fields';
+import { AcceptsNumericString } from '../../../core/http/numeric-string';
 
 /**
  * Which samples get a label — the search parameters of GET /api/samples/ (as for an export), or
@@ -15,6 +16,7 @@ export class LabelSheetRequestDto extends OmitType(SampleExportRequestDto, ['for
   /** A batch: its samples that the caller may see, instead of a search. */
   @ApiPropertyOptional({ example: 42 })
   @IsOptional()
+  @AcceptsNumericString()
   @IsInt({ message: 'batch_id must be a whole number' })
   @Min(1)
   @Max(MAX_ROW_ID)

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 import { MaxLength } from '../../../core/http/text-length';
+import { AcceptsNumericString } from '../../../core/http/numeric-string';
 
 /** IGSNs one reservation may mint. */
 export const RESERVE_MAX = 10_000;
@@ -15,6 +16,7 @@ export class ReserveSamplesDto {
 
   /** How many IGSNs to reserve. */
   @ApiProperty({ minimum: 1, maximum: RESERVE_MAX, example: 50 })
+  @AcceptsNumericString()
   @IsInt({ message: 'count must be a whole number' })
   @Min(1)
   @Max(RESERVE_MAX)

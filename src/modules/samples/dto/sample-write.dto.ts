@@ -1,11 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { ApiProperty, ApiPropertyOptional, PartialType, getSchemaPath } from '@nestjs/swagger';
+import { Transform, Type, plainToInstance } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
   IsIn,
+  IsInt,
   IsNotEmpty,
   IsNumber,
   IsOptional,
@@ -21,6 +22,7 @@ import { CollectorInputDto, CollectorReferences } from '../../agents/dto/collect
 import { ArchiveInputDto } from '../../agents/dto/archive.dto';
 import { IsRegistryDate } from '../../../core/http/registry-date';
 import { IgnoresReadOnlyFields } from '../../../core/http/read-only-fields';
+import { AcceptsNumericString } from '../../../core/http/numeric-string';
 import { Trim, TrimToNull } from '../../../core/http/trim';
 import { LaunchPlatformInputDto, PlatformInputDto } from '../../vocabularies/dto/platform-input.dto';
 import { DATE_PRECISIONS, DEACTIVATE_REASONS, LENGTH_UNITS } from '../sample.entity';
@@ -48,6 +50,29 @@ export const SAMPLE_READ_ONLY_FIELDS = [
 const FINITE = { allowNaN: false, allowInfinity: false };
 /** A value may be sent as null to clear it. */
 const Nullable = () => ValidateIf((_object, value) => value !== null);
+
+/**
+ * An optional number: a JSON number or a string holding a decimal number (SESAR2 clients send
+ * `"latitude": "38.957178"`), null clears it, within [min, max] when given. Anything else is a 400
+ * naming the field.
+ */
+const OptionalNumber = (range: { min?: number; max?: number; example?: number } = {}): PropertyDecorator =>
+  applyDecorators(
+    ApiPropertyOptional({
+      nullable: true,
+      type: Number,
+      description: 'A JSON number; a string holding a decimal number is accepted too.',
+      ...(range.min === undefined ? {} : { minimum: range.min }),
+      ...(range.max === undefined ? {} : { maximum: range.max }),
+      ...(range.example === undefined ? {} : { example: range.example }),
+    }),
+    IsOptional(),
+    AcceptsNumericString(),
+    Nullable(),
+    IsNumber(FINITE),
+    ...(range.min === undefined ? [] : [Min(range.min)]),
+    ...(range.max === undefined ? [] : [Max(range.max)]),
+  );
 
 /** An optional free-text field: trimmed (blank becomes null), null clears it, at most `maxLength` characters. */
 const OptionalText = (maxLength: number, example?: string): PropertyDecorator =>
@@ -97,6 +122,38 @@ export class RelatedResourceDto {
 }
 
 /**
+ * A related resource object (POST /api/related-resources/) named by its id. The other fields a
+ * fetched sample shows for it are ignored, so a client can send back the list it read.
+ */
+@IgnoresReadOnlyFields('label', 'related_resource_type', 'uri', 'uri_type', 'description', 'relation_type')
+export class RelatedResourceRefDto {
+  @ApiProperty({
+    type: 'integer',
+    example: 7,
+    description: 'Id of a related resource you created (or any, for staff).',
+  })
+  @AcceptsNumericString()
+  @IsInt()
+  @Min(1)
+  @Max(2147483647)
+  id: number;
+}
+
+/**
+ * One element of a sample's `related_resources`: an id (number or numeric string) or `{id, …}` names
+ * a related resource object; any other object is an inline link (uri, description, relation_type).
+ */
+function relatedResourceElement(item: unknown): unknown {
+  if (typeof item === 'number' || typeof item === 'string') return plainToInstance(RelatedResourceRefDto, { id: item });
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
+  return 'id' in item ? plainToInstance(RelatedResourceRefDto, item) : plainToInstance(RelatedResourceDto, item);
+}
+
+export function isRelatedResourceRef(item: RelatedResourceDto | RelatedResourceRefDto): item is RelatedResourceRefDto {
+  return item instanceof RelatedResourceRefDto;
+}
+
+/**
  * The register body (POST /api/samples/). Publishing needs name, object_type, latitude and
  * longitude; a draft (`is_draft: true`) may omit the coordinates.
  */
@@ -134,6 +191,13 @@ export class CreateSampleDto {
   name: string;
 
   /**
+   * The client's own id for the sample: unique among the samples of one owner, so a client whose
+   * answer got lost can find its sample (a second registration with it is a 409 naming the IGSN).
+   */
+  @OptionalText(255, 'FIELD-2024-0017')
+  external_sample_id?: string | null;
+
+  /**
    * Leaf label of a current object type, e.g. "Core" (or the full path). Its type and value are
    * checked by the object-type resolver, whose message tells legacy clients sending numeric ids
    * to use the leaf label instead.
@@ -161,63 +225,39 @@ export class CreateSampleDto {
   @OptionalText(LONG_TEXT_MAX)
   sample_description?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: Number, minimum: -90, maximum: 90, example: 41.5 })
-  @IsOptional()
-  @Nullable()
-  @IsNumber(FINITE)
-  @Min(-90)
-  @Max(90)
+  @OptionalNumber({ min: -90, max: 90, example: 41.5 })
   latitude?: number | null;
 
-  @ApiPropertyOptional({ nullable: true, type: Number, minimum: -180, maximum: 180, example: -72.8 })
-  @IsOptional()
-  @Nullable()
-  @IsNumber(FINITE)
-  @Min(-180)
-  @Max(180)
+  @OptionalNumber({ min: -180, max: 180, example: -72.8 })
   longitude?: number | null;
 
-  @ApiPropertyOptional({ nullable: true, type: Number, minimum: -90, maximum: 90 })
-  @IsOptional()
-  @Nullable()
-  @IsNumber(FINITE)
-  @Min(-90)
-  @Max(90)
+  @OptionalNumber({ min: -90, max: 90 })
   end_latitude?: number | null;
 
-  @ApiPropertyOptional({ nullable: true, type: Number, minimum: -180, maximum: 180 })
-  @IsOptional()
-  @Nullable()
-  @IsNumber(FINITE)
-  @Min(-180)
-  @Max(180)
+  @OptionalNumber({ min: -180, max: 180 })
   end_longitude?: number | null;
 
-  @ApiPropertyOptional({ nullable: true, type: Number, example: 1250 })
-  @IsOptional()
-  @Nullable()
-  @IsNumber(FINITE)
+  /** SESAR2's name for end_latitude (send one of the two, or both with the same value). */
+  @OptionalNumber({ min: -90, max: 90 })
+  latitude_end?: number | null;
+
+  /** SESAR2's name for end_longitude (send one of the two, or both with the same value). */
+  @OptionalNumber({ min: -180, max: 180 })
+  longitude_end?: number | null;
+
+  @OptionalNumber({ example: 1250 })
   elevation?: number | null;
 
-  @ApiPropertyOptional({ nullable: true, type: Number })
-  @IsOptional()
-  @Nullable()
-  @IsNumber(FINITE)
+  @OptionalNumber()
   elevation_end?: number | null;
 
   @BlankableChoice(LENGTH_UNITS, 'meters')
   elevation_unit?: (typeof LENGTH_UNITS)[number] | null;
 
-  @ApiPropertyOptional({ nullable: true, type: Number })
-  @IsOptional()
-  @Nullable()
-  @IsNumber(FINITE)
+  @OptionalNumber()
   depth_min?: number | null;
 
-  @ApiPropertyOptional({ nullable: true, type: Number })
-  @IsOptional()
-  @Nullable()
-  @IsNumber(FINITE)
+  @OptionalNumber()
   depth_max?: number | null;
 
   @BlankableChoice(LENGTH_UNITS)
@@ -254,6 +294,10 @@ export class CreateSampleDto {
 
   @OptionalText(255)
   field_name?: string | null;
+
+  /** SESAR2's name for field_name (send one of the two, or both with the same value). */
+  @OptionalText(255)
+  material_name_verbatim?: string | null;
 
   @OptionalText(255)
   primary_location_name?: string | null;
@@ -306,16 +350,10 @@ export class CreateSampleDto {
   @MaxLength(255, { each: true })
   other_names?: string[];
 
-  @ApiPropertyOptional({ nullable: true, type: Number })
-  @IsOptional()
-  @Nullable()
-  @IsNumber(FINITE)
+  @OptionalNumber()
   numeric_age_min?: number | null;
 
-  @ApiPropertyOptional({ nullable: true, type: Number })
-  @IsOptional()
-  @Nullable()
-  @IsNumber(FINITE)
+  @OptionalNumber()
   numeric_age_max?: number | null;
 
   @OptionalText(20, 'Ma')
@@ -390,13 +428,26 @@ export class CreateSampleDto {
   @Type(() => ArchiveInputDto)
   original_archive?: ArchiveInputDto | null;
 
-  @ApiPropertyOptional({ type: [RelatedResourceDto] })
+  /** Inline links and ids of related resource objects, mixed; a list sent replaces both kinds. */
+  @ApiPropertyOptional({
+    type: 'array',
+    items: {
+      oneOf: [
+        { $ref: getSchemaPath(RelatedResourceDto) },
+        { $ref: getSchemaPath(RelatedResourceRefDto) },
+        { type: 'integer', minimum: 1 },
+      ],
+    },
+    description:
+      'Inline links `{uri, description, relation_type}`, and related resource objects named by id (`7`, `"7"` or ' +
+      '`{"id": 7}`, as a fetch returns them).',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
+  @Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? value.map(relatedResourceElement) : value))
   @ValidateNested({ each: true })
-  @Type(() => RelatedResourceDto)
-  related_resources?: RelatedResourceDto[];
+  related_resources?: (RelatedResourceDto | RelatedResourceRefDto)[];
 
   /** Embargo: a published sample stays hidden from the public until this date-time. */
   @ApiPropertyOptional({ nullable: true, type: String, example: '2027-01-01T00:00:00Z' })

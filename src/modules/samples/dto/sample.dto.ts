@@ -1,5 +1,5 @@
 import { EXACT_COUNT_LIMIT } from '../sample.repository';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SampleDoiStatus } from '../../datacite/dto/sample-doi-status.dto';
 import { DEACTIVATE_REASONS, LENGTH_UNITS, RelatedResource, STORE_STATUSES } from '../sample.entity';
 
@@ -64,8 +64,17 @@ export class SampleArchive {
 }
 
 export class SampleRelatedResource implements RelatedResource {
+  /** Set for a related resource object (GET /api/related-resources/{id}/); absent for an inline link. */
+  @ApiPropertyOptional({ type: 'integer', example: 7 })
+  id?: number;
+  @ApiPropertyOptional({ example: 'Smith et al. 2024, geochemistry' })
+  label?: string;
+  @ApiPropertyOptional({ example: 'text' })
+  related_resource_type?: string;
   @ApiProperty({ example: 'https://doi.org/10.1594/PANGAEA.123456' })
   uri: string;
+  @ApiPropertyOptional({ example: 'DOI' })
+  uri_type?: string;
   @ApiProperty({ nullable: true, type: String })
   description: string | null;
   @ApiProperty({ nullable: true, type: String, example: 'IsReferencedBy' })
@@ -83,6 +92,9 @@ export class SampleDto {
   registry_code: string;
   @ApiProperty({ example: 'AT-2024-017' })
   name: string;
+  /** The client's own id for the sample (unique among one owner's samples), or null. */
+  @ApiProperty({ example: 'FIELD-2024-0017', nullable: true, type: String })
+  external_sample_id: string | null;
   /** Null only while the sample is `reserved` (an IGSN minted before fieldwork, not yet described). */
   @ApiProperty({ example: 'Individual sample', nullable: true, type: String })
   object_type: string | null;

@@ -34,7 +34,8 @@ export class SampleOwnershipRepository {
   }
 
   /**
-   * Gives the samples among `ids` still owned by `fromUserId` to the new owner, and records one
+   * Gives the samples among `ids` still owned by `fromUserId` to the new owner (except those whose
+   * external_sample_id the new owner already uses), and records one
    * `ownership_transferred` history row each, in the caller's transaction; returns how many moved.
    */
   async move(
@@ -46,8 +47,13 @@ export class SampleOwnershipRepository {
   ): Promise<number> {
     const [row] = await manager.query<{ moved: number }[]>(
       `WITH old AS (
-         SELECT id, user_owner_id, team_owner_id FROM sample
+         SELECT id, user_owner_id, team_owner_id FROM sample o
           WHERE id = ANY($1::bigint[]) AND user_owner_id = $2 AND NOT is_deactivated
+            -- An external_sample_id is unique per user owner: a sample whose id the new owner
+            -- already uses stays with the sender (skipped, like one the sender no longer owns).
+            AND NOT EXISTS (SELECT 1 FROM sample t
+                             WHERE t.user_owner_id = $3 AND t.external_sample_id = o.external_sample_id
+                               AND NOT t.is_deactivated)
           ORDER BY id FOR NO KEY UPDATE
        ), moved AS (
          UPDATE sample s SET user_owner_id = $3, team_owner_id = $4, updated_at = $5
