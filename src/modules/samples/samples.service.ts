@@ -45,7 +45,7 @@ import {
   parseListParameter,
 } from './sample-search';
 import { SampleReferenceLookups, SampleReferences } from './sample-references';
-import { refusedParentLinks } from './sample-lineage';
+import { PARENT_NEEDS_EDIT, refusedParentLinks } from './sample-lineage';
 
 type SampleInput = UpdateSampleDto;
 
@@ -474,6 +474,11 @@ export class SamplesService {
     if (!row) throw ApiError.invalidField('parent_sample', `no sample with IGSN ${value} is visible to you`);
     if (existing && Number(row.id) === existing.id)
       throw ApiError.invalidField('parent_sample', 'cannot be the sample itself');
+    // A child shows on its parent's landing page and in its DataCite HasPart: naming a parent changes
+    // the parent's record, so it needs edit permission on it (a link already stored may be sent back).
+    if (existing?.parentSampleId !== Number(row.id) && !this.policy.canEdit(accessFacts(row), caller)) {
+      throw ApiError.forbiddenField('parent_sample', PARENT_NEEDS_EDIT(value));
+    }
     if (existing) {
       const link = { childIgsn: existing.igsn, parentId: Number(row.id), parentShown: value };
       const refused = (await refusedParentLinks(this.samples, manager, [link])).get(existing.igsn);
@@ -483,10 +488,15 @@ export class SamplesService {
   }
 
   /** GET /api/samples/{igsn}/: 401 for a non-public sample without a token, 404 without view permission. */
-  async fetch(igsnValue: string, user: AuthenticatedUser | undefined): Promise<SampleDto> {
+  /** The sample as the caller may see it, and whether anyone may (which decides how it is cached). */
+  async fetch(igsnValue: string, user: AuthenticatedUser | undefined): Promise<{ sample: SampleDto; isPublic: boolean }> {
     const row = await this.findVisibleRow(igsnValue, user);
     const caller = await this.policy.caller(user);
-    return this.mapper.toDto(row, this.policy.canEdit(accessFacts(row), caller));
+    const facts = accessFacts(row);
+    return {
+      sample: this.mapper.toDto(row, this.policy.canEdit(facts, caller)),
+      isPublic: SampleAccessPolicy.isPublic(facts, this.clock.now()),
+    };
   }
 
   /** The row behind an IGSN if the caller may see it; 401/404 otherwise. Exports use it too. */
