@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsOptional, IsString, ValidateNested } from 'class-validator';
+import { MaxLength } from './text-length';
 import { ApiError } from './api-error';
 import { createValidationPipe } from './validation';
 import { IgnoresReadOnlyFields } from './read-only-fields';
