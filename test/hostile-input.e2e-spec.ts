@@ -30,8 +30,8 @@ function sheetFlood(repeats: number): Buffer {
   const workbook =
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' +
     '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheets>' +
-    '<sheet'.repeat(repeats) +
-    '</sheets></workbook>';
+    // No `>` after the repeats: a pattern like `<sheet\b[^>]*>` then rescans the rest at each one.
+    '<sheet'.repeat(repeats);
   return zip([
     { name: '[Content_Types].xml', data: Buffer.from('<Types/>') },
     { name: 'xl/workbook.xml', data: Buffer.from(workbook) },

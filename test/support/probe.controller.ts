@@ -1,10 +1,10 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsArray, IsNumber, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
-import { MaxLength } from '../../src/core/http/text-length';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Public } from '../../src/core/auth/public.decorator';
+import { MaxLength } from '../../src/core/http/text-length';
 
 class ProbeIndividual {
   @IsString()
