@@ -44,7 +44,7 @@ describe('loadAppConfig', () => {
     [{ IGSN_DOI_PREFIX: '5072' }, 'IGSN_DOI_PREFIX must be a DOI prefix'],
     [{ BODY_LIMIT: 'huge' }, 'BODY_LIMIT must be a size'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of'],
-    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY must be true or false'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY must be false, a hop count, or a comma-separated list'],
     [{ CORS_ORIGINS: 'example.org' }, 'CORS_ORIGINS must be * or a comma-separated list'],
     [{ JWT_ACCESS_TTL: '1w' }, 'JWT_ACCESS_TTL must be a duration'],
     [{ PUBLIC_URL: 'registry.example.org' }, 'PUBLIC_URL must be a URL'],
