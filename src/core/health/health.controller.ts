@@ -5,6 +5,7 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { withTimeout } from '../async/with-timeout';
 import { Public } from '../auth/public.decorator';
+import { Standbys } from '../database/read-replicas/standbys';
 import { ApiError } from '../http/api-error';
 import { ErrorBody } from '../http/error-body';
 import { REDIS_CLIENT } from '../redis/redis.module';
@@ -21,6 +22,7 @@ export class HealthController {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(REDIS_CLIENT) private readonly redis: Redis,
     private readonly drain: DrainState,
+    private readonly standbys: Standbys,
   ) {}
 
   @Get()
@@ -34,7 +36,8 @@ export class HealthController {
   @HttpCode(200)
   @ApiOperation({
     summary:
-      'Readiness: PostgreSQL and Redis both answer. 503 names the dependency that is down, or says the process is shutting down.',
+      'Readiness: PostgreSQL and Redis both answer. 503 names the dependency that is down, or says the process is shutting down. ' +
+      'Streaming standbys (DATABASE_READ_URLS) are listed as `standby <host:port>`: `up`, or why they take no reads — never a 503, as reads fall back to the primary.',
   })
   @ApiOkResponse({ type: HealthResponse })
   @ApiServiceUnavailableResponse({
@@ -72,6 +75,10 @@ export class HealthController {
         Object.fromEntries(failures.map(([name, problem]) => [name, [problem ?? 'unavailable']])),
       );
     }
-    return { data: { status: 'ok', checks: Object.fromEntries(results.map(([name]) => [name, 'up'])) } };
+    const answer: Record<string, string> = Object.fromEntries(results.map(([name]) => [name, 'up']));
+    for (const standby of this.standbys.statuses()) {
+      answer[`standby ${standby.name}`] = standby.usable ? 'up' : `no reads: ${standby.problem ?? 'unavailable'}`;
+    }
+    return { data: { status: 'ok', checks: answer } };
   }
 }
