@@ -139,7 +139,13 @@ export class ReadRouting {
     if (context?.caller !== undefined && needsCallerPosition(context, standbys)) {
       position = await this.positions.positionOf(context.caller);
     }
-    return chooseReadTarget(context, standbys, position, this.turn++);
+    const decision = chooseReadTarget(context, standbys, position, this.turn++);
+    if (decision.target === 'primary' && decision.reason === 'read-your-writes' && position.kind === 'at') {
+      // The cached replay positions may be up to a check old: look again before giving up on the standbys.
+      await this.standbys.refreshReplay();
+      return chooseReadTarget(context, this.standbys.statuses(), position, this.turn++);
+    }
+    return decision;
   }
 
   /**

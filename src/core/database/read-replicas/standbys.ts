@@ -12,6 +12,8 @@ import { StandbyView } from './read-routing.policy';
 /** How often each process checks its standbys: also how stale a cached replay position may be. */
 export const STANDBY_CHECK_INTERVAL_MS = 1000;
 const CHECK_TIMEOUT_MS = 2000;
+/** A replay position fetched on demand is reused for this long by every read that asks. */
+const REPLAY_REFRESH_MS = 50;
 /** Primary positions remembered for measuring lag (one per check while the primary writes). */
 const MAX_PRIMARY_SAMPLES = 3600;
 
@@ -59,6 +61,8 @@ export class Standbys implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer?: NodeJS.Timeout;
   private checking?: Promise<void>;
   private stopped = false;
+  private refreshing?: Promise<void>;
+  private refreshedAt = 0;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -121,6 +125,34 @@ export class Standbys implements OnApplicationBootstrap, OnApplicationShutdown {
     member.up = false;
     member.problem = problem;
     this.logger.warn(`Standby ${name} taken out of reads: ${problem}`);
+  }
+
+  /**
+   * Fetches the replay position of every usable standby now, for a caller whose last write is past
+   * the cached one: without it a writer would read the primary for up to a check interval after
+   * the standby replayed their write. Concurrent callers share one fetch, reused for 50 ms.
+   */
+  async refreshReplay(): Promise<void> {
+    if (this.refreshing) return this.refreshing;
+    if (Date.now() - this.refreshedAt < REPLAY_REFRESH_MS) return;
+    this.refreshing = Promise.all(
+      this.members
+        .filter((member) => member.up && member.checkClient)
+        .map(async (member) => {
+          try {
+            const { rows } = await (member.checkClient as Client).query<{ replay: string | null }>(
+              'SELECT pg_last_wal_replay_lsn()::text AS replay',
+            );
+            if (rows[0].replay !== null) member.replayLsn = parseLsn(rows[0].replay);
+          } catch {
+            // The periodic check finds out what is wrong; until then the cached position stands.
+          }
+        }),
+    ).then(() => {
+      this.refreshedAt = Date.now();
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
   }
 
   /** Checks every standby once (also called by tests that need a fresh state at once). */
