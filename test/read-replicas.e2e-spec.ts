@@ -77,6 +77,14 @@ describe('reads on a streaming standby', () => {
     return rows.map((row) => row.query);
   }
 
+  /** Index and table scans of `sample` run on the standby itself (its own statistics, not the primary's). */
+  async function sampleScansOnStandby(): Promise<number> {
+    const [row] = await onStandby<{ scans: string }>(
+      `SELECT coalesce(seq_scan, 0) + coalesce(idx_scan, 0) AS scans FROM pg_stat_user_tables WHERE relname = 'sample'`,
+    );
+    return Number(row.scans);
+  }
+
   /** What readiness says about the standby (it answers 200 whatever the standby's state). */
   async function readiness(target = app): Promise<string> {
     const res = await request(target.getHttpServer()).get('/api/health/ready').expect(200);
@@ -114,22 +122,25 @@ describe('reads on a streaming standby', () => {
     const sample = await register(`${tag} granite`);
     await waitForStandbyCaughtUp();
     const before = await reads(app, 'standby');
+    const scansBefore = await sampleScansOnStandby();
 
     const fetched = await http()
       .get(`/api/samples/${suffix(sample)}/`)
       .expect(200);
     expect(fetched.body.data).toMatchObject({ igsn: sample.igsn, name: `${tag} granite` });
-    // The standby itself shows this process's read connection running the fetch.
-    expect((await standbyStatements()).some((sql) => sql.includes('WHERE s.igsn = $1'))).toBe(true);
+    // The standby itself shows this process's read connection, last used on the sample table, and
+    // counts the scans of `sample` it ran (its statistics reach the view within seconds).
+    expect((await standbyStatements()).some((sql) => /\bsample\b/.test(sql))).toBe(true);
+    await until(async () => (await sampleScansOnStandby()) > scansBefore, 'the scans to show on the standby');
 
     const found = await http().get(`/api/samples/?q=${tag}`).expect(200);
     expect(found.body.data.map((row: SampleJson) => row.igsn)).toContain(sample.igsn);
     await http().get('/api/samples/?page_size=5').expect(200);
-    expect((await standbyStatements()).some((sql) => sql.includes('FROM sample s WHERE'))).toBe(true);
+    expect((await standbyStatements()).some((sql) => /\bsample\b/.test(sql))).toBe(true);
 
     expect(await reads(app, 'standby')).toBeGreaterThanOrEqual(before + 3);
     expect(await readiness()).toBe('up');
-  });
+  }, 120_000);
 
   it('with replay paused, the writer reads their own writes at once while others see the standby; after resuming both agree', async () => {
     const existing = await register(`${tag} before pause`);
@@ -228,7 +239,7 @@ describe('reads on a streaming standby', () => {
     } finally {
       await strict.close();
     }
-  });
+  }, 180_000);
 
   it('exports read the standby for their owner, and keep working with landing pages while the standby is stopped mid-load', async () => {
     const samples = [await register(`${tag} load 1`), await register(`${tag} load 2`)];
@@ -297,5 +308,5 @@ describe('reads on a streaming standby', () => {
       .get(`/api/samples/${suffix(samples[0])}/`)
       .expect(200);
     expect(await reads(app, 'standby')).toBeGreaterThan(before);
-  });
+  }, 300_000);
 });
