@@ -111,10 +111,10 @@ export class ReadRouting {
     const decision = await this.decide();
     const source = decision.target === 'standby' ? this.standbys.dataSource(decision.standby) : undefined;
     if (decision.target === 'primary' || !source) {
-      this.reads.inc({ target: 'primary', reason: decision.target === 'primary' ? decision.reason : 'no-context' });
-      if (decision.target === 'primary' && decision.reason === 'standby-unavailable') {
-        this.fallbacks.inc({ standby: 'any', reason: 'unavailable' });
-      }
+      // A chosen standby without a DataSource has not answered yet: unavailable too.
+      const reason = decision.target === 'primary' ? decision.reason : 'standby-unavailable';
+      this.reads.inc({ target: 'primary', reason });
+      if (reason === 'standby-unavailable') this.fallbacks.inc({ standby: 'any', reason: 'unavailable' });
       return work(this.primary);
     }
     this.reads.inc({ target: decision.standby, reason: 'routed' });

@@ -7,6 +7,7 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/app-config.token';
 import { buildReadDataSourceOptions } from '../data-source-options';
 import { parseLsn } from './lsn';
+import { PrimaryPositions } from './primary-positions';
 import { StandbyView } from './read-routing.policy';
 
 /** How often each process checks its standbys: also how stale a cached replay position may be. */
@@ -14,8 +15,6 @@ export const STANDBY_CHECK_INTERVAL_MS = 1000;
 const CHECK_TIMEOUT_MS = 2000;
 /** A replay position fetched on demand is reused for this long by every read that asks. */
 const REPLAY_REFRESH_MS = 50;
-/** Primary positions remembered for measuring lag (one per check while the primary writes). */
-const MAX_PRIMARY_SAMPLES = 3600;
 
 export interface StandbyStatus extends StandbyView {
   /** `host:port` of the standby: a label for metrics, logs and readiness (never credentials). */
@@ -57,7 +56,7 @@ class Standby {
 export class Standbys implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(Standbys.name);
   private readonly members: Standby[];
-  private readonly primarySamples: { lsn: bigint; seenAt: number }[] = [];
+  private readonly primaryPositions = new PrimaryPositions();
   private timer?: NodeJS.Timeout;
   private checking?: Promise<void>;
   private stopped = false;
@@ -164,10 +163,7 @@ export class Standbys implements OnApplicationBootstrap, OnApplicationShutdown {
         CHECK_TIMEOUT_MS,
         'the primary',
       );
-      const lsn = parseLsn(row.lsn);
-      const last = this.primarySamples[this.primarySamples.length - 1];
-      if (!last || lsn > last.lsn) this.primarySamples.push({ lsn, seenAt: now });
-      if (this.primarySamples.length > MAX_PRIMARY_SAMPLES) this.primarySamples.shift();
+      this.primaryPositions.note(parseLsn(row.lsn), now);
     } catch (error) {
       // Without the primary's position the lag is unknown: keep the last samples (the primary
       // being down is the readiness check's concern, not this one's).
@@ -192,7 +188,7 @@ export class Standbys implements OnApplicationBootstrap, OnApplicationShutdown {
       }
       member.replayLsn = parseLsn(state.replay);
       member.replayPaused = state.paused;
-      member.lagSeconds = this.lagOf(member.replayLsn, now);
+      member.lagSeconds = this.primaryPositions.lagOf(member.replayLsn, now);
       if (!member.dataSource) member.dataSource = await this.openDataSource(member);
       if (!member.up) this.logger.log(`Standby ${member.name} is up (lag ${member.lagSeconds} s)`);
       member.up = true;
@@ -231,19 +227,12 @@ export class Standbys implements OnApplicationBootstrap, OnApplicationShutdown {
     return dataSource;
   }
 
-  /** Seconds since the oldest primary position the standby has not replayed was seen; 0 if none. */
-  private lagOf(replayed: bigint, now: number): number {
-    const behind = this.primarySamples.find((sample) => sample.lsn > replayed);
-    return behind ? Math.round((now - behind.seenAt) / 100) / 10 : 0;
-  }
-
   /** Drops primary positions every up standby has replayed (keeping the newest). */
   private forgetReplayedSamples(): void {
     const replayed = this.members
       .filter((member) => member.up && member.replayLsn !== undefined)
       .map((member) => member.replayLsn as bigint);
     if (replayed.length < this.members.length) return;
-    const slowest = replayed.reduce((a, b) => (a < b ? a : b));
-    while (this.primarySamples.length > 1 && this.primarySamples[0].lsn <= slowest) this.primarySamples.shift();
+    this.primaryPositions.forgetUpTo(replayed.reduce((a, b) => (a < b ? a : b)));
   }
 }
