@@ -45,6 +45,7 @@ export class ReadRouting {
   private readonly logger = new Logger(ReadRouting.name);
   private readonly context = new AsyncLocalStorage<ReadContext>();
   private turn = 0;
+  private readonly callerPositions = new WeakMap<ReadContext, Promise<CallerPosition>>();
   private readonly reads: Counter<'target' | 'reason'>;
   private readonly fallbacks: Counter<'standby' | 'reason'>;
 
@@ -137,7 +138,10 @@ export class ReadRouting {
     const standbys = this.standbys.statuses();
     let position: CallerPosition = { kind: 'none' };
     if (context?.caller !== undefined && needsCallerPosition(context, standbys)) {
-      position = await this.positions.positionOf(context.caller);
+      // Once per request or job: a search runs several reads, each would ask Redis again.
+      let known = this.callerPositions.get(context);
+      if (!known) this.callerPositions.set(context, (known = this.positions.positionOf(context.caller)));
+      position = await known;
     }
     const decision = chooseReadTarget(context, standbys, position, this.turn++);
     if (decision.target === 'primary' && decision.reason === 'read-your-writes' && position.kind === 'at') {
