@@ -45,6 +45,8 @@ describe('reads on a streaming standby', () => {
   let worker: INestApplicationContext;
   let owner: Registrant;
   let stranger: Registrant;
+  /** Staff see each standby by host:port and why it takes no reads; anyone else a number and `no reads`. */
+  let staff: Registrant;
   const tag = `rr${randomUUID().slice(0, 8)}`;
   const http = () => request(app.getHttpServer());
   const suffix = (sample: SampleJson) => sample.igsn.split('/').pop() as string;
@@ -85,9 +87,9 @@ describe('reads on a streaming standby', () => {
     return Number(row.scans);
   }
 
-  /** What readiness says about the standby (it answers 200 whatever the standby's state). */
+  /** What readiness says about the standby, to staff (it answers 200 whatever the standby's state). */
   async function readiness(target = app): Promise<string> {
-    const res = await request(target.getHttpServer()).get('/api/health/ready').expect(200);
+    const res = await request(target.getHttpServer()).get('/api/health/ready').set(staff.auth).expect(200);
     return (res.body as { data: { checks: Record<string, string> } }).data.checks[STANDBY_CHECK];
   }
 
@@ -106,7 +108,11 @@ describe('reads on a streaming standby', () => {
     app = await createTestApp({ config: patient() });
     const moduleRef = await Test.createTestingModule({ imports: [WorkerModule.forRoot(patient())] }).compile();
     worker = await moduleRef.init();
-    [owner, stranger] = await Promise.all([createRegistrant(app), createRegistrant(app)]);
+    [owner, stranger, staff] = await Promise.all([
+      createRegistrant(app),
+      createRegistrant(app),
+      createRegistrant(app, { isStaff: true }),
+    ]);
     await until(async () => (await readiness()) === 'up', 'the standby to be up');
   }, 180_000);
 
@@ -295,6 +301,10 @@ describe('reads on a streaming standby', () => {
       // The owner's export and the landing pages work throughout.
       expect(await exportCsv()).toBe(countUp);
       expect(await readiness()).toMatch(/^no reads: /);
+      // Anyone else learns that a standby takes no reads, not where it is or why.
+      const anonymous = await http().get('/api/health/ready').expect(200);
+      expect(anonymous.body.data.checks).toMatchObject({ database: 'up', redis: 'up', 'standby 1': 'no reads' });
+      expect(JSON.stringify(anonymous.body)).not.toContain(STANDBY);
     } finally {
       stop = true;
       await Promise.all(loaders);

@@ -4,6 +4,7 @@ import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
 import { ReadReplicasModule } from './database/read-replicas/read-replicas.module';
+import { AnonymousReadCounter } from './http/anonymous-read-limit.guard';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { QueueModule } from './queue/queue.module';
@@ -25,8 +26,17 @@ export class CoreModule {
         QueueModule,
         MetricsModule,
       ],
-      providers: [{ provide: Clock, useClass: SystemClock }],
-      exports: [AppConfigModule, DatabaseModule, RedisModule, ReadReplicasModule, QueueModule, MetricsModule, Clock],
+      providers: [{ provide: Clock, useClass: SystemClock }, AnonymousReadCounter],
+      exports: [
+        AppConfigModule,
+        DatabaseModule,
+        RedisModule,
+        ReadReplicasModule,
+        QueueModule,
+        MetricsModule,
+        Clock,
+        AnonymousReadCounter,
+      ],
     };
   }
 }

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { withTimeout } from '../async/with-timeout';
+import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { Public } from '../auth/public.decorator';
 import { Standbys } from '../database/read-replicas/standbys';
 import { ApiError } from '../http/api-error';
@@ -36,18 +37,18 @@ export class HealthController {
   @HttpCode(200)
   @ApiOperation({
     summary:
-      'Readiness: PostgreSQL and Redis both answer. 503 names the dependency that is down, or says the process is shutting down. ' +
-      'Streaming standbys (DATABASE_READ_URLS) are listed as `standby <host:port>`: `up`, or why they take no reads — never a 503, as reads fall back to the primary.',
+      'Readiness: PostgreSQL and Redis both answer. 503 names the dependency that is down (the driver error only to staff), or says the process is shutting down. ' +
+      'Streaming standbys (DATABASE_READ_URLS) are listed as `standby <n>`, `up` or `no reads` (staff: `standby <host:port>` and why) — never a 503, as reads fall back to the primary.',
   })
   @ApiOkResponse({ type: HealthResponse })
   @ApiServiceUnavailableResponse({
     type: ErrorBody,
     example: {
       message: 'Not ready: redis is unavailable.',
-      errors: { redis: ['connect ECONNREFUSED 127.0.0.1:6379'] },
+      errors: { redis: ['down'] },
     },
   })
-  async ready(): Promise<HealthResponse> {
+  async ready(@CurrentUser() caller?: AuthenticatedUser): Promise<HealthResponse> {
     if (this.drain.draining) {
       throw ApiError.serviceUnavailable('Not ready: this API process is shutting down.', {
         process: ['draining before shutdown'],
@@ -72,12 +73,21 @@ export class HealthController {
       const names = failures.map(([name]) => name);
       throw ApiError.serviceUnavailable(
         `Not ready: ${names.join(' and ')} ${names.length > 1 ? 'are' : 'is'} unavailable.`,
-        Object.fromEntries(failures.map(([name, problem]) => [name, [problem ?? 'unavailable']])),
+        // Driver errors name hosts, ports and versions: only staff see them; anyone else, up or down.
+        Object.fromEntries(
+          failures.map(([name, problem]) => [
+            name,
+            [caller?.isStaff || caller?.isAdmin ? (problem ?? 'down') : 'down'],
+          ]),
+        ),
       );
     }
     const answer: Record<string, string> = Object.fromEntries(results.map(([name]) => [name, 'up']));
-    for (const standby of this.standbys.statuses()) {
-      answer[`standby ${standby.name}`] = standby.usable ? 'up' : `no reads: ${standby.problem ?? 'unavailable'}`;
+    // As for the driver errors above: hosts, ports and reasons only to staff.
+    const staff = !!(caller?.isStaff || caller?.isAdmin);
+    for (const [index, standby] of this.standbys.statuses().entries()) {
+      const reason = staff ? `no reads: ${standby.problem ?? 'unavailable'}` : 'no reads';
+      answer[`standby ${staff ? standby.name : index + 1}`] = standby.usable ? 'up' : reason;
     }
     return { data: { status: 'ok', checks: answer } };
   }

@@ -106,7 +106,8 @@ export class AccountsService {
       if (orcid && (await this.users.existsBy(manager, { orcid }))) {
         throw ApiError.conflict(`A user with ORCID ${orcid} already exists.`, { orcid: ['already exists'] });
       }
-      const name = input.name?.trim() || email.split('@')[0];
+      // No name given: the public label stays empty (the email's local part is not for publishing).
+      const name = input.name?.trim() || null;
       const user = await this.insertAccount(manager, {
         email,
         passwordHash,

@@ -4,7 +4,7 @@ import { canEditAgent } from './agent-edit.policy';
 import { toIndividualDto } from './dto/individual.dto';
 import { Individual } from './individual.entity';
 import { individualLabel } from './individuals.service';
-import { parsePathId } from './path-id';
+import { parsePathId } from '../../core/http/row-id';
 
 const user = (overrides: Partial<AuthenticatedUser> = {}): AuthenticatedUser => ({
   userId: 7,

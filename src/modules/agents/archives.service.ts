@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../../core/http/api-error';
+import { textLength } from '../../core/http/text-length';
 import { MatchOptions, fieldPath } from '../vocabularies/common/create-or-match';
 import { LabelledRowRepository } from '../vocabularies/common/labelled-row.repository';
 import { trimToNull } from '../../core/http/trim';
@@ -113,7 +114,7 @@ export class ArchivesService {
     const manager = options.manager;
     const label = trimToNull(input.label);
     if (!label) throw ApiError.invalidField(fieldPath(options.field, 'label'), 'must not be empty');
-    if (label.length > 200)
+    if (textLength(label) > 200)
       throw ApiError.invalidField(fieldPath(options.field, 'label'), 'must be at most 200 characters');
     const country = await this.vocabularies.resolveCountry(input.country, fieldPath(options.field, 'country'), manager);
     const values = {

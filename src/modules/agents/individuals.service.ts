@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../../core/http/api-error';
+import { textLength } from '../../core/http/text-length';
 import { MatchOptions, fieldPath } from '../vocabularies/common/create-or-match';
 import { LabelledRowRepository } from '../vocabularies/common/labelled-row.repository';
 import { trimToNull } from '../../core/http/trim';
@@ -130,7 +131,7 @@ export class IndividualsService {
     const uri = trimToNull(input.individual_uri);
     if (!label && !uri) return null;
     const labelField = fieldPath(options.field, 'label');
-    if (label && label.length > 200) throw ApiError.invalidField(labelField, 'must be at most 200 characters');
+    if (label && textLength(label) > 200) throw ApiError.invalidField(labelField, 'must be at most 200 characters');
     return inTransaction(options.manager, this.dataSource, async (manager) => {
       const found = await resolveAgent(this.rows, this.labelled, manager, {
         identifier: ORCID,

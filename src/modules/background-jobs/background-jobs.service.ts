@@ -9,6 +9,7 @@ import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { Clock } from '../../core/clock';
 import { ReadRouting, userCaller } from '../../core/database/read-replicas/read-routing.service';
 import { ApiError } from '../../core/http/api-error';
+import { isUuid } from '../../core/http/uuid';
 import { QueueName } from '../../core/queue/queue-names';
 import { UserRepository } from '../accounts/user.repository';
 import { FileWithContent, FilesService } from '../files/files.service';
@@ -245,7 +246,7 @@ export class BackgroundJobsService {
   }
 
   async find(id: string, manager?: EntityManager): Promise<BackgroundJob | undefined> {
-    if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+    if (!isUuid(id)) return undefined;
     return (await this.rows.find(id, manager)) ?? undefined;
   }
 

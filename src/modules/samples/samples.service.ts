@@ -1,9 +1,11 @@
+import { REGISTRY_DATE_FORMS, parseRegistryDate } from '../../core/http/registry-date';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { Clock } from '../../core/clock';
 import { ApiError } from '../../core/http/api-error';
+import { textLength } from '../../core/http/text-length';
 import { FieldErrors } from '../../core/http/error-body';
 import { PageRequest } from '../../core/http/pagination';
 import { ObjectTypeResolver } from '../vocabularies/object-type.resolver';
@@ -40,6 +42,7 @@ import {
   orcidOf,
   parseBoundingBox,
   parseDateRange,
+  parseListParameter,
 } from './sample-search';
 import { SampleReferenceLookups, SampleReferences } from './sample-references';
 import { refusedParentLinks } from './sample-lineage';
@@ -433,7 +436,11 @@ export class SamplesService {
       ['publish_date', 'publishDate'],
     ] as const) {
       const value = dto[field];
-      if (value !== undefined) set(column, value === null ? null : new Date(value));
+      if (value === undefined) continue;
+      const date = value === null ? null : parseRegistryDate(value);
+      // The DTO checked the form; never store a date that did not parse as NULL.
+      if (date === undefined) throw ApiError.invalidField(field, `must be a date: ${REGISTRY_DATE_FORMS}`);
+      set(column, date);
     }
 
     const merged = { ...existing, ...columns };
@@ -476,10 +483,15 @@ export class SamplesService {
   }
 
   /** GET /api/samples/{igsn}/: 401 for a non-public sample without a token, 404 without view permission. */
-  async fetch(igsnValue: string, user: AuthenticatedUser | undefined): Promise<SampleDto> {
+  /** The sample as the caller may see it, and whether anyone may (which decides how it is cached). */
+  async fetch(igsnValue: string, user: AuthenticatedUser | undefined): Promise<{ sample: SampleDto; isPublic: boolean }> {
     const row = await this.findVisibleRow(igsnValue, user);
     const caller = await this.policy.caller(user);
-    return this.mapper.toDto(row, this.policy.canEdit(accessFacts(row), caller));
+    const facts = accessFacts(row);
+    return {
+      sample: this.mapper.toDto(row, this.policy.canEdit(facts, caller)),
+      isPublic: SampleAccessPolicy.isPublic(facts, this.clock.now()),
+    };
   }
 
   /** The row behind an IGSN if the caller may see it; 401/404 otherwise. Exports use it too. */
@@ -667,7 +679,7 @@ export class SamplesService {
     const text = (name: 'q' | 'name' | 'igsn') => {
       const value = query[name];
       if (value === undefined || value.trim() === '') return undefined;
-      if (value.length > 255) throw ApiError.invalidField(name, 'must be at most 255 characters');
+      if (textLength(value) > 255) throw ApiError.invalidField(name, 'must be at most 255 characters');
       return value.trim();
     };
     const withoutDoiPrefix = (value: string) =>
@@ -677,28 +689,20 @@ export class SamplesService {
     filters.name = text('name');
     const igsnText = text('igsn');
     if (igsnText !== undefined) filters.igsn = withoutDoiPrefix(igsnText);
-    if (query.object_type !== undefined && query.object_type.trim() !== '') {
-      const ids: number[] = [];
-      for (const label of query.object_type
-        .split(',')
-        .map((part) => part.trim())
-        .filter(Boolean)) {
-        ids.push((await this.objectTypes.resolve(label, { field: 'object_type' })).id);
-      }
-      filters.objectTypeIds = ids;
+    // Each list is deduplicated, capped and resolved in one statement (issue 21 §5).
+    const objectTypes = parseListParameter(query.object_type, 'object_type');
+    if (objectTypes.length) {
+      filters.objectTypeIds = (await this.objectTypes.resolveMany(objectTypes, { field: 'object_type' })).map(
+        (objectType) => objectType.id,
+      );
     }
-    if (query.country !== undefined && query.country.trim() !== '') {
-      const codes: string[] = [];
-      for (const code of query.country
-        .split(',')
-        .map((part) => part.trim())
-        .filter(Boolean)) {
-        if (!/^[A-Za-z]{2}$/.test(code))
-          throw ApiError.invalidField('country', `"${code}" is not an ISO 3166-1 alpha-2 code`);
-        const country = await this.vocabularies.resolveCountry(code, 'country');
-        if (country?.iso3166code) codes.push(country.iso3166code);
+    const countries = parseListParameter(query.country, 'country', (code) => code.toUpperCase());
+    if (countries.length) {
+      const malformed = countries.find((code) => !/^[A-Z]{2}$/.test(code));
+      if (malformed !== undefined) {
+        throw ApiError.invalidField('country', `"${malformed}" is not an ISO 3166-1 alpha-2 code`);
       }
-      filters.countryCodes = codes;
+      filters.countryCodes = await this.vocabularies.resolveCountryCodes(countries, 'country');
     }
     Object.assign(filters, await this.searchFilters(query, caller));
     const { sql, params } = this.samples.searchCondition(searchScope, filters);
@@ -722,15 +726,12 @@ export class SamplesService {
     const given = (name: SampleFilterName) => {
       const value = query[name]?.trim();
       const { maxLength } = SAMPLE_FILTER_DOCS[name];
-      if (value && value.length > maxLength)
+      if (value && textLength(value) > maxLength)
         throw ApiError.invalidField(name, `must be at most ${maxLength} characters`);
       return value || undefined;
     };
-    const codes = given('registry_code')
-      ?.split(',')
-      .map((code) => code.trim().toUpperCase())
-      .filter(Boolean);
-    if (codes?.length) {
+    const codes = parseListParameter(given('registry_code'), 'registry_code', (code) => code.toUpperCase());
+    if (codes.length) {
       const [unknown] = await this.accounts.unknownRegistryCodes(codes);
       if (unknown !== undefined) throw ApiError.invalidField('registry_code', `"${unknown}" is not a registry code`);
       filters.registryCodes = codes;
