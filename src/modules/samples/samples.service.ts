@@ -45,7 +45,7 @@ import {
   parseListParameter,
 } from './sample-search';
 import { SampleReferenceLookups, SampleReferences } from './sample-references';
-import { refusedParentLinks } from './sample-lineage';
+import { PARENT_NEEDS_EDIT, refusedParentLinks } from './sample-lineage';
 
 type SampleInput = UpdateSampleDto;
 
@@ -474,6 +474,11 @@ export class SamplesService {
     if (!row) throw ApiError.invalidField('parent_sample', `no sample with IGSN ${value} is visible to you`);
     if (existing && Number(row.id) === existing.id)
       throw ApiError.invalidField('parent_sample', 'cannot be the sample itself');
+    // A child shows on its parent's landing page and in its DataCite HasPart: naming a parent changes
+    // the parent's record, so it needs edit permission on it (a link already stored may be sent back).
+    if (existing?.parentSampleId !== Number(row.id) && !this.policy.canEdit(accessFacts(row), caller)) {
+      throw ApiError.forbiddenField('parent_sample', PARENT_NEEDS_EDIT(value));
+    }
     if (existing) {
       const link = { childIgsn: existing.igsn, parentId: Number(row.id), parentShown: value };
       const refused = (await refusedParentLinks(this.samples, manager, [link])).get(existing.igsn);
