@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Makes sure PostgreSQL and Redis answer on 127.0.0.1 (5432, 6379) and Chromium is installed (for
+# Makes sure PostgreSQL and Redis answer on 127.0.0.1 (5432, 6379), a streaming standby of that
+# PostgreSQL on 5433 (scripts/ensure-standby.sh), and Chromium is installed (for
 # the browser test). A service that does not answer is started; one that is not installed is
 # installed from Debian's packages first. A PostgreSQL we install ourselves is set to trust local
 # TCP connections, as the tests and .env.example expect.
@@ -97,5 +98,8 @@ if ! command -v pdftoppm >/dev/null 2>&1; then
     exit 1
   fi
 fi
+
+# The read-replica tests read from a streaming standby of that PostgreSQL on 127.0.0.1:5433.
+bash "$(dirname "$0")/ensure-standby.sh"
 
 echo "ensure-services: PostgreSQL and Redis answer on 127.0.0.1; Chromium at ${CHROMIUM_PATH:-/usr/bin/chromium}; pdftoppm at $(command -v pdftoppm)"

@@ -44,6 +44,23 @@ import {
   openBenchContext,
 } from './setup';
 
+/** Resolves once the standby at `standbyUrl` has replayed everything the primary has written now. */
+async function waitForStandby(primary: Pool, standbyUrl: string): Promise<void> {
+  const [{ lsn }] = (await primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')).rows;
+  const standby = new Pool({ connectionString: standbyUrl, max: 1, application_name: 'bench-standby-wait' });
+  try {
+    for (;;) {
+      const { rows } = await standby.query<{ done: boolean }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS done', [
+        lsn,
+      ]);
+      if (rows[0].done) return;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  } finally {
+    await standby.end();
+  }
+}
+
 /*
  * `npm run bench:samples`: a database of its own per size (sr_bench_1m, sr_bench_10m, …) with
  * BENCH_SAMPLES synthetic samples, the compiled API started as a separate process, then the
@@ -218,6 +235,11 @@ function report(
       `DATABASE_POOL_SIZE=${settings.apiPoolSize}); autocannon and the SQL client run in the bench process on the ` +
       'same machine, over loopback.',
     `- Scenarios: ${settings.scenarios.join(', ')} (BENCH_SCENARIOS).`,
+    settings.standbyUrl
+      ? '- Reads: the API routes its reads to a streaming standby on this same machine (BENCH_READS_ON_STANDBY=1): ' +
+        'the figures show what the routing costs, not extra capacity — primary and standby share these cores. ' +
+        'The SQL side still runs on the primary.'
+      : '- Reads: all on the primary (BENCH_READS_ON_STANDBY=1 routes them to a standby).',
     `- Throughput scenarios: ${settings.warmupSeconds} s warm-up, then ${settings.durationSeconds} s measured; ` +
       `page_size=2000: 3 warm-up requests, then ${settings.pageRequests} measured. Latencies are per request, ` +
       'percentiles exact (nearest rank). API ÷ SQL: below 1 for a rate, above 1 for a latency, is the cost of the API.',
@@ -337,6 +359,13 @@ async function main(): Promise<void> {
   const machineLine = await machine(pool);
   log(`${formatNumber(facts.samples)} samples, ${formatNumber(facts.publicSamples)} public. ${machineLine}`);
 
+  if (settings.standbyUrl) {
+    // A standby still replaying the generated rows would lag past READ_REPLICA_MAX_LAG_SECONDS and
+    // get no reads: measure once it has caught up.
+    log('Waiting for the standby to replay the data set');
+    await waitForStandby(pool, settings.standbyUrl);
+  }
+
   const build = await snapshotBuild(projectRoot);
   cleanups.push({ label: 'build copy', run: () => build.remove() });
   const entry = join(build.root, 'dist', 'src', 'main.js');
@@ -430,7 +459,7 @@ async function main(): Promise<void> {
   const markdown = report(version, settings, machineLine, facts, scenarios, plans, env.baseline.fetchPerSecond);
   const file = join(
     __dirname,
-    settings.samples === 1_000_000 ? 'results.md' : `results-${sizeLabel(settings.samples)}.md`,
+    `results${settings.samples === 1_000_000 ? '' : `-${sizeLabel(settings.samples)}`}${settings.standbyUrl ? '-standby' : ''}.md`,
   );
   const formatted = await prettier.format(markdown, { ...(await prettier.resolveConfig(file)), filepath: file });
   await writeFile(file, formatted);

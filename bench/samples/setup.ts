@@ -32,6 +32,12 @@ export interface BenchSettings {
   coldPageRequests: number;
   /** Connections the generator loads and builds indexes on. */
   loadConnections: number;
+  /**
+   * The API's reads on this streaming standby of the bench database (BENCH_READS_ON_STANDBY=1:
+   * the bench database on scripts/ensure-standby.sh's 127.0.0.1:5433, or BENCH_STANDBY_URL); null:
+   * every read on the primary. On one machine this measures the routing's overhead, not capacity.
+   */
+  standbyUrl: string | null;
 }
 
 export const SCENARIO_NAMES = ['fetch', 'list', 'q', 'page2000', 'register', 'cold', 'count'] as const;
@@ -71,9 +77,10 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
 
 export function benchSettings(env: NodeJS.ProcessEnv = process.env): BenchSettings {
   const samples = integer(env, 'BENCH_SAMPLES', 1_000_000);
+  const databaseUrl = env.BENCH_DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/sr_bench_${sizeLabel(samples)}`;
   return {
     samples,
-    databaseUrl: env.BENCH_DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/sr_bench_${sizeLabel(samples)}`,
+    databaseUrl,
     redisUrl: env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/0',
     redisKeyPrefix: 'bench-samples',
     jwtSecret: 'bench-only-secret-never-used-in-a-deployment-0123456789',
@@ -87,7 +94,16 @@ export function benchSettings(env: NodeJS.ProcessEnv = process.env): BenchSettin
     scenarios: scenarioList(env.BENCH_SCENARIOS),
     coldPageRequests: integer(env, 'BENCH_COLD_PAGE_REQUESTS', 5),
     loadConnections: integer(env, 'BENCH_LOAD_CONNECTIONS', 2),
+    standbyUrl: flag(env, 'BENCH_READS_ON_STANDBY', false) ? standbyUrl(env, databaseUrl) : null,
   };
+}
+
+/** The bench database on the standby: BENCH_STANDBY_URL, else the same database on port 5433. */
+function standbyUrl(env: NodeJS.ProcessEnv, databaseUrl: string): string {
+  if (env.BENCH_STANDBY_URL) return env.BENCH_STANDBY_URL;
+  const url = new URL(databaseUrl);
+  url.port = '5433';
+  return url.toString();
 }
 
 /** The environment of the API process under test (also the base of the bench's own AppConfig). */
@@ -106,6 +122,7 @@ export function apiEnvironment(settings: BenchSettings): Record<string, string> 
     AUTH_RATE_LIMIT_PER_ACCOUNT: '100000',
     // The bench measures throughput from one address: the per-IP anonymous limit would cap it.
     ANONYMOUS_RATE_LIMIT_PER_MINUTE: '0',
+    ...(settings.standbyUrl ? { DATABASE_READ_URLS: settings.standbyUrl } : {}),
   };
 }
 

@@ -3,13 +3,14 @@ import { Clock, SystemClock } from './clock';
 import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
+import { ReadReplicasModule } from './database/read-replicas/read-replicas.module';
 import { AnonymousReadCounter } from './http/anonymous-read-limit.guard';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
 
-/** The plumbing shared by the API and the worker: config, logs, PostgreSQL, Redis, queues, metrics. */
+/** The plumbing shared by the API and the worker: config, logs, PostgreSQL (and its standbys), Redis, queues, metrics. */
 @Global()
 @Module({})
 export class CoreModule {
@@ -21,11 +22,21 @@ export class CoreModule {
         LoggingModule,
         DatabaseModule,
         RedisModule,
+        ReadReplicasModule,
         QueueModule,
         MetricsModule,
       ],
       providers: [{ provide: Clock, useClass: SystemClock }, AnonymousReadCounter],
-      exports: [AppConfigModule, DatabaseModule, RedisModule, QueueModule, MetricsModule, Clock, AnonymousReadCounter],
+      exports: [
+        AppConfigModule,
+        DatabaseModule,
+        RedisModule,
+        ReadReplicasModule,
+        QueueModule,
+        MetricsModule,
+        Clock,
+        AnonymousReadCounter,
+      ],
     };
   }
 }

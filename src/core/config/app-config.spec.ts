@@ -145,6 +145,22 @@ describe('loadAppConfig', () => {
     expect(loadAppConfig({ ...base, SESSION_COOKIE_SECURE: 'false' }).auth.sessionCookieSecure).toBe(false);
   });
 
+  it('reads on standbys only when DATABASE_READ_URLS lists them, with a lag limit and a read-your-writes window', () => {
+    const none = loadAppConfig({ ...base, DATABASE_READ_URLS: ' ' });
+    expect(none.database).toMatchObject({ readUrls: [], readReplicaMaxLagSeconds: 5, readYourWritesTtlSeconds: 60 });
+    const two = loadAppConfig({
+      ...base,
+      DATABASE_READ_URLS: 'postgres://r@standby-1:5432/db, postgresql://r@standby-2/db,',
+      READ_REPLICA_MAX_LAG_SECONDS: '40',
+    });
+    expect(two.database.readUrls).toEqual(['postgres://r@standby-1:5432/db', 'postgresql://r@standby-2/db']);
+    // The window is never shorter than the lag a standby in use may have.
+    expect(two.database.readYourWritesTtlSeconds).toBe(80);
+    expect(errorFor({ ...base, DATABASE_READ_URLS: 'mysql://standby/db' })).toContain('DATABASE_READ_URLS');
+    expect(errorFor({ ...base, READ_REPLICA_MAX_LAG_SECONDS: '0' })).toContain('READ_REPLICA_MAX_LAG_SECONDS');
+    expect(errorFor({ ...base, READ_YOUR_WRITES_TTL_SECONDS: '2' })).toContain('READ_YOUR_WRITES_TTL_SECONDS');
+  });
+
   it('parses CORS origin lists', () => {
     const config = loadAppConfig({ ...base, CORS_ORIGINS: 'https://a.example, http://b.example:8080' });
     expect(config.http.corsOrigins).toEqual(['https://a.example', 'http://b.example:8080']);

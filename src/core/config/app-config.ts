@@ -46,6 +46,15 @@ export interface AppConfig {
     migrateOnStart: boolean;
     /** Statement timeout in milliseconds for every query issued by the service. */
     statementTimeoutMs: number;
+    /**
+     * Streaming standbys that take reads (docs/operations/replicas.md); empty: every read on the
+     * primary, exactly as without replicas.
+     */
+    readUrls: string[];
+    /** A standby further behind the primary than this gets no reads until it catches up. */
+    readReplicaMaxLagSeconds: number;
+    /** How long a caller's last write position is remembered, so their reads see their own writes. */
+    readYourWritesTtlSeconds: number;
   };
   redis: {
     url: string;
@@ -272,6 +281,15 @@ function url(env: Env, name: string, protocols: string[], hint: string): string 
   return value;
 }
 
+/** A comma-separated list of URLs (blank entries ignored); unset or empty: none. */
+function urlList(env: Env, name: string, protocols: string[], hint: string): string[] {
+  const entries = (raw(env, name) ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  return entries.map((entry) => url({ [name]: entry }, name, protocols, hint));
+}
+
 const DATACITE_VARIABLES = ['DATACITE_API_URL', 'DATACITE_REPOSITORY_ID', 'DATACITE_PASSWORD'] as const;
 
 /** All three DataCite variables, or none (registration off); registering needs PUBLIC_URL for the DOI targets. */
@@ -420,6 +438,7 @@ export function loadAppConfig(env: Env): AppConfig {
       ? null
       : url(env, 'PUBLIC_URL', ['http:', 'https:'], 'https://registry.example.org');
   const datacite = dataCiteConfig(env, publicUrl);
+  const readReplicaMaxLagSeconds = integer(env, 'READ_REPLICA_MAX_LAG_SECONDS', 5, 1, 3600);
   const trustProxy = trustProxyConfig(env);
 
   return {
@@ -444,6 +463,20 @@ export function loadAppConfig(env: Env): AppConfig {
       poolWaitMs: integer(env, 'DATABASE_POOL_WAIT_MS', 15000, 100, 600000),
       migrateOnStart: boolean(env, 'DATABASE_MIGRATE_ON_START', true),
       statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 60000, 0, 3600000),
+      readUrls: urlList(
+        env,
+        'DATABASE_READ_URLS',
+        ['postgres:', 'postgresql:'],
+        'postgres://user@standby:5432/database',
+      ),
+      readReplicaMaxLagSeconds,
+      readYourWritesTtlSeconds: integer(
+        env,
+        'READ_YOUR_WRITES_TTL_SECONDS',
+        Math.max(60, readReplicaMaxLagSeconds * 2),
+        readReplicaMaxLagSeconds,
+        86400,
+      ),
     },
     redis: {
       url: url(env, 'REDIS_URL', ['redis:', 'rediss:'], 'redis://host:6379/0'),

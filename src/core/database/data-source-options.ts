@@ -7,6 +7,10 @@ import { TypeOrmLogger } from './typeorm-logger';
 const projectRoot = join(__dirname, '..', '..', '..');
 const LOGGING: LoggerOptions = ['error', 'warn', 'migration'];
 
+/** The application_name prefix of read connections on a standby. */
+export const READ_APPLICATION_NAME = 'sample-registry-read';
+const STANDBY_CONNECT_TIMEOUT_MS = 2000;
+
 /**
  * The one set of DataSource options, used by the app, the CLI and the TypeORM CLI alike.
  * Entities are discovered by file name; migrations live in the top-level migrations/ folder.
@@ -33,4 +37,25 @@ export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
       connectionTimeoutMillis: config.database.poolWaitMs,
     },
   };
+}
+
+/**
+ * A read DataSource on one streaming standby (DATABASE_READ_URLS): the same entities and naming,
+ * no migrations (a standby is read-only), and its own application_name so a standby's
+ * pg_stat_activity shows which connections are the registry's reads. A standby that does not
+ * answer fails a connection attempt within seconds, so the read falls back to the primary
+ * instead of waiting the primary pool's full patience.
+ */
+export function buildReadDataSourceOptions(config: AppConfig, url: string): DataSourceOptions {
+  const options = buildDataSourceOptions(config);
+  return {
+    ...options,
+    url,
+    migrations: [],
+    extra: {
+      ...(options.extra as Record<string, unknown>),
+      application_name: `${READ_APPLICATION_NAME}-${process.pid}`,
+      connectionTimeoutMillis: Math.min(config.database.poolWaitMs, STANDBY_CONNECT_TIMEOUT_MS),
+    },
+  } as DataSourceOptions;
 }

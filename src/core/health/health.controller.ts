@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { withTimeout } from '../async/with-timeout';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { Public } from '../auth/public.decorator';
+import { Standbys } from '../database/read-replicas/standbys';
 import { ApiError } from '../http/api-error';
 import { ErrorBody } from '../http/error-body';
 import { REDIS_CLIENT } from '../redis/redis.module';
@@ -22,6 +23,7 @@ export class HealthController {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(REDIS_CLIENT) private readonly redis: Redis,
     private readonly drain: DrainState,
+    private readonly standbys: Standbys,
   ) {}
 
   @Get()
@@ -35,7 +37,8 @@ export class HealthController {
   @HttpCode(200)
   @ApiOperation({
     summary:
-      'Readiness: PostgreSQL and Redis both answer. 503 names the dependency that is down (the driver error only to staff), or says the process is shutting down.',
+      'Readiness: PostgreSQL and Redis both answer. 503 names the dependency that is down (the driver error only to staff), or says the process is shutting down. ' +
+      'Streaming standbys (DATABASE_READ_URLS) are listed as `standby <n>`, `up` or `no reads` (staff: `standby <host:port>` and why) — never a 503, as reads fall back to the primary.',
   })
   @ApiOkResponse({ type: HealthResponse })
   @ApiServiceUnavailableResponse({
@@ -79,6 +82,13 @@ export class HealthController {
         ),
       );
     }
-    return { data: { status: 'ok', checks: Object.fromEntries(results.map(([name]) => [name, 'up'])) } };
+    const answer: Record<string, string> = Object.fromEntries(results.map(([name]) => [name, 'up']));
+    // As for the driver errors above: hosts, ports and reasons only to staff.
+    const staff = !!(caller?.isStaff || caller?.isAdmin);
+    for (const [index, standby] of this.standbys.statuses().entries()) {
+      const reason = staff ? `no reads: ${standby.problem ?? 'unavailable'}` : 'no reads';
+      answer[`standby ${staff ? standby.name : index + 1}`] = standby.usable ? 'up' : reason;
+    }
+    return { data: { status: 'ok', checks: answer } };
   }
 }

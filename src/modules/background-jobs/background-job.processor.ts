@@ -42,6 +42,7 @@ export abstract class BackgroundJobProcessor extends WorkerHost {
     try {
       await this.run(job.data.jobId);
       stopTimer({ outcome: 'completed' });
+      await this.jobs.rememberOwnersWrite(job.data.jobId);
     } catch (error) {
       stopTimer({ outcome: 'failed' });
       this.logger.error(`Job ${job.data.jobId} attempt ${attempt} failed: ${(error as Error).stack}`);

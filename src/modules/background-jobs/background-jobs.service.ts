@@ -7,6 +7,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { withTimeout } from '../../core/async/with-timeout';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { Clock } from '../../core/clock';
+import { ReadRouting, userCaller } from '../../core/database/read-replicas/read-routing.service';
 import { ApiError } from '../../core/http/api-error';
 import { isUuid } from '../../core/http/uuid';
 import { QueueName } from '../../core/queue/queue-names';
@@ -119,6 +120,7 @@ export class BackgroundJobsService {
     @InjectQueue(QueueName.SampleReservation) private readonly reservationQueue: Queue,
     private readonly files: FilesService,
     private readonly clock: Clock,
+    private readonly routing: ReadRouting,
   ) {}
 
   private queueFor(type: JobType): Queue {
@@ -225,6 +227,21 @@ export class BackgroundJobsService {
     } catch (error) {
       this.logger.warn(`Could not enqueue job ${job.id} (the recovery sweep will): ${(error as Error).message}`);
       return false;
+    }
+  }
+
+  /**
+   * After a job's run committed: what it wrote counts as its owner's write, so the owner's next
+   * reads (their new samples, a transfer's result) see it even on a standby (docs/operations/replicas.md).
+   */
+  async rememberOwnersWrite(id: string): Promise<void> {
+    if (!this.routing.enabled) return;
+    try {
+      const job = await this.find(id);
+      if (job) await this.routing.rememberWrite(userCaller(job.userId));
+    } catch (error) {
+      // The job is done; without the position the owner may read a standby a moment behind it.
+      this.logger.warn(`Could not remember the write position of job ${id}: ${(error as Error).message}`);
     }
   }
 

@@ -7,6 +7,7 @@ import { Clock } from '../../core/clock';
 import { privateWorkDir, tempFileName } from '../../core/files/private-temp-dir';
 import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
+import { ReadRouting, userCaller } from '../../core/database/read-replicas/read-routing.service';
 import { ApiError } from '../../core/http/api-error';
 import { AccountsService } from '../accounts/accounts.service';
 import { BackgroundJobsService, JobCancelledError, JobRejectedError } from '../background-jobs/background-jobs.service';
@@ -53,6 +54,7 @@ export class SampleExportBuilder {
     private readonly accounts: AccountsService,
     private readonly clock: Clock,
     @InjectAppConfig() private readonly config: AppConfig,
+    private readonly routing: ReadRouting,
   ) {}
 
   /** Runs one job; returns quietly when there is nothing (left) to do. */
@@ -88,7 +90,11 @@ export class SampleExportBuilder {
       tempFileName(`export-${jobId}-${attempt}-${randomUUID()}.${payload.format}`),
     );
     try {
-      const count = await this.writeFile(path, jobId, attempt, payload.format, search);
+      // The samples are read as their owner reads them: on a standby that has replayed the owner's
+      // last write (ReadRouting); the job's own bookkeeping stays on the primary.
+      const count = await this.routing.run({ caller: userCaller(job.userId), writes: false }, () =>
+        this.writeFile(path, jobId, attempt, payload.format, search),
+      );
       // The files table holds bytea: the finished file is read once into memory for the INSERT.
       const content = await readFile(path);
       const expiresAt = new Date(this.clock.now().getTime() + exportTtlSeconds(this.config) * 1000);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import type { QueryResultRow } from 'pg';
 import { pooledQuery } from '../../core/database/prepared-query';
+import { ReadRouting } from '../../core/database/read-replicas/read-routing.service';
 import { SqlCondition } from './sample-access.policy';
 
 /**
@@ -66,7 +66,12 @@ const HEADER_COLUMNS = `s.id, s.igsn, s.registry_code, s.is_deactivated,
  */
 @Injectable()
 export class SampleHarvestRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly routing: ReadRouting) {}
+
+  /** Harvesters' reads are public: a standby may answer them (ReadRouting decides). */
+  private pooled<T extends QueryResultRow>(text: string, values: unknown[]): Promise<T[]> {
+    return this.routing.read((source) => pooledQuery<T>(source, text, values));
+  }
 
   async page(
     harvestable: SqlCondition,
@@ -85,8 +90,7 @@ export class SampleHarvestRepository {
         `(${HARVEST_DATESTAMP}, s.id) > (${value(after.datestampKey)}::timestamptz, ${value(after.id)}::bigint)`,
       );
     }
-    const rows = await pooledQuery<HeaderRow>(
-      this.dataSource,
+    const rows = await this.pooled<HeaderRow>(
       `SELECT ${HEADER_COLUMNS} FROM sample s WHERE ${clauses.join(' AND ')}
         ORDER BY ${HARVEST_DATESTAMP}, s.id LIMIT ${value(limit)}`,
       params,
@@ -97,8 +101,7 @@ export class SampleHarvestRepository {
   /** The record of this IGSN (bare suffix) when a harvester may know of it. */
   async byIgsn(harvestable: SqlCondition, suffix: string): Promise<HarvestHeader | undefined> {
     const n = harvestable.params.length;
-    const [row] = await pooledQuery<HeaderRow>(
-      this.dataSource,
+    const [row] = await this.pooled<HeaderRow>(
       `SELECT ${HEADER_COLUMNS} FROM sample s WHERE s.igsn = $${n + 1} AND ${harvestable.sql}`,
       [...harvestable.params, suffix],
     );
@@ -107,8 +110,7 @@ export class SampleHarvestRepository {
 
   /** The earliest datestamp of any record, or null when there is none. */
   async earliestDatestamp(harvestable: SqlCondition): Promise<Date | null> {
-    const [row] = await pooledQuery<{ datestamp: Date | null }>(
-      this.dataSource,
+    const [row] = await this.pooled<{ datestamp: Date | null }>(
       `SELECT ${HARVEST_DATESTAMP} AS datestamp FROM sample s WHERE ${harvestable.sql}
         ORDER BY ${HARVEST_DATESTAMP}, s.id LIMIT 1`,
       harvestable.params,

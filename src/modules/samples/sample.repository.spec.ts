@@ -1,9 +1,10 @@
 import { DataSource } from 'typeorm';
+import { ReadRouting } from '../../core/database/read-replicas/read-routing.service';
 import { SampleRepository } from './sample.repository';
 
 /** The WHERE clause of a search, without a database: only the text and the parameters. */
 describe('SampleRepository.searchCondition', () => {
-  const repository = new SampleRepository({} as DataSource);
+  const repository = new SampleRepository({} as DataSource, {} as ReadRouting);
 
   it('puts the public condition first and numbers the filters after it', () => {
     const condition = repository.searchCondition(

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { QueryResultRow } from 'pg';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { pooledQuery } from '../../core/database/prepared-query';
+import { ReadRouting } from '../../core/database/read-replicas/read-routing.service';
 import { analyzeStaleTables, cleanGinPendingLists } from '../../core/database/table-statistics';
 import { ORCID } from '../agents/agent-identity';
 import { escapeLike } from '../vocabularies/common/label-search';
@@ -209,11 +210,18 @@ function collectedStatement(condition: SqlCondition, page: SamplePageRequest): S
 export class SampleRepository {
   private readonly logger = new Logger(SampleRepository.name);
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly routing: ReadRouting,
+  ) {}
 
-  /** A statement outside any transaction, named (prepared once per connection) when `name` is given. */
+  /**
+   * A read outside any transaction, named (prepared once per connection) when `name` is given. It
+   * may run on a standby: ReadRouting decides (the primary for work that writes, and for callers
+   * whose last write a standby has not replayed).
+   */
   private pooled<T extends QueryResultRow>(text: string, values: unknown[], name?: string): Promise<T[]> {
-    return pooledQuery<T>(this.dataSource, text, values, name);
+    return this.routing.read((source) => pooledQuery<T>(source, text, values, name));
   }
 
   // ---------------------------------------------------------------- reads
@@ -504,13 +512,17 @@ export class SampleRepository {
 
   /**
    * Runs `work` in one read-only REPEATABLE READ transaction: every statement it runs through the
-   * manager sees the same snapshot (an export's count and all its pages).
+   * manager sees the same snapshot (an export's count and all its pages). On a standby when
+   * ReadRouting says so (an export job run for its owner); a standby failing midway runs `work`
+   * again, whole, on the primary.
    */
   async inReadOnlySnapshot<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
-      await manager.query('SET TRANSACTION READ ONLY');
-      return work(manager);
-    });
+    return this.routing.read((source) =>
+      source.transaction('REPEATABLE READ', async (manager) => {
+        await manager.query('SET TRANSACTION READ ONLY');
+        return work(manager);
+      }),
+    );
   }
 
   /** How many samples match and how many registry codes they span (one code: its name). */

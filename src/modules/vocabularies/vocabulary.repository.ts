@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { ReadRouting } from '../../core/database/read-replicas/read-routing.service';
 import { DataSource, EntityManager, EntityTarget, FindOptionsRelations } from 'typeorm';
 import { LabelSearch } from './common/label-search';
 import { LabelledRowRepository } from './common/labelled-row.repository';
@@ -16,17 +17,20 @@ export class VocabularyRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly labelled: LabelledRowRepository,
+    private readonly routing: ReadRouting,
   ) {}
 
-  /** The rows a search matches, best first (see LabelledRowRepository.searchIds). */
+  /** The rows a search matches, best first (see LabelledRowRepository.searchIds); a standby may answer. */
   async search<T extends { id: number }>(
     entity: EntityTarget<T>,
     search: Omit<LabelSearch, 'table'>,
     relations?: FindOptionsRelations<T>,
   ): Promise<T[]> {
     const table = this.dataSource.getRepository(entity).metadata.tableName;
-    const ids = await this.labelled.searchIds({ ...search, table });
-    return this.labelled.loadInIdOrder(entity, ids, relations);
+    return this.routing.read(async (source) => {
+      const ids = await this.labelled.searchIds({ ...search, table }, source.manager);
+      return this.labelled.loadInIdOrder(entity, ids, relations, source.manager);
+    });
   }
 
   /** The row whose label is `label`, case-insensitively. */
