@@ -380,8 +380,19 @@ describe('samples', () => {
         .send({ reason: 'duplicate igsn', comment: 'oops' })
         .expect(200);
       expect(res.body.data).toMatchObject({ is_deactivated: true, deactivate_reason: 'duplicate igsn' });
-      await http().get(`/api/samples/${created.igsn}/`).expect(404);
-      await http().get(`/api/samples/${created.igsn}/`).set(owner.auth).expect(404);
+      // Issue 20: a public sample, once deactivated, is gone (410 with a tombstone), never its fields.
+      const gone = await http().get(`/api/samples/${created.igsn}/`).expect(410);
+      expect(gone.body).toEqual({
+        message: `Sample ${created.igsn} was deactivated.`,
+        errors: {},
+        tombstone: {
+          igsn: created.igsn,
+          deactivation_date: expect.any(String),
+          deactivate_reason: 'duplicate igsn',
+          duplicate_igsns: [],
+        },
+      });
+      await http().get(`/api/samples/${created.igsn}/`).set(owner.auth).expect(410);
       const search = await http().get(`/api/samples/?igsn=${created.igsn}&scope=personal`).set(owner.auth).expect(200);
       expect(search.body.count).toBe(0);
     });

@@ -36,7 +36,12 @@ export class LandingPagesService {
     const suffix = this.igsn.parse(igsn);
     const row = suffix ? await this.samples.byIgsn(suffix) : undefined;
     if (!row) return { kind: 'not-found' };
-    if (row.is_deactivated) return { kind: 'deactivated' };
+    if (row.is_deactivated) {
+      // A sample deactivated before it was ever public stays unknown, as an unknown IGSN.
+      return SampleAccessPolicy.wasPublicBeforeDeactivation(accessFacts(row))
+        ? { kind: 'deactivated' }
+        : { kind: 'not-found' };
+    }
     const now = this.clock.now();
     if (!SampleAccessPolicy.isPublic(accessFacts(row), now)) return { kind: 'not-found' };
     const children = await this.samples.childrenOf([row.id], this.policy.publicCondition('s', now, 0));
