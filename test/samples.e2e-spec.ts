@@ -55,7 +55,7 @@ describe('samples', () => {
       const suffix = sample.igsn.split('/')[1];
       for (const path of [sample.igsn, suffix, suffix.toLowerCase(), `10.5072/${suffix.toLowerCase()}`]) {
         const fetched = await http().get(`/api/samples/${path}/`).expect(200);
-        expect(fetched.body.data).toEqual({ ...sample, can_edit: false });
+        expect(fetched.body.data).toEqual({ ...sample, can_edit: false, can_deactivate: false });
       }
     });
 

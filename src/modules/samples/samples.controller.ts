@@ -37,6 +37,7 @@ import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
 import { ApiError } from '../../core/http/api-error';
 import { ErrorBody } from '../../core/http/error-body';
+import { refuseUnknownQueryParameters } from '../../core/http/unknown-query-parameters';
 import { ApiPageQuery, paginate, parsePageRequest } from '../../core/http/pagination';
 import { publicBaseUrl } from '../../core/http/public-address';
 import { REGISTRY_PUBLISHER } from '../metadata-formats/metadata-options';
@@ -214,8 +215,7 @@ export class SamplesController {
     @Query() query: Record<string, string | string[] | undefined>,
     @CurrentUser() user?: AuthenticatedUser,
   ): Promise<SampleResponse | SampleLookupListResponse> {
-    const unknown = Object.keys(query).filter((name) => name !== 'igsn');
-    if (unknown.length) refuseUnknownSearchParameters(unknown);
+    refuseUnknownQueryParameters(query, ['igsn'], 'this lookup');
     const given = query.igsn;
     if (given !== undefined && typeof given !== 'string')
       throw ApiError.invalidField('igsn', 'give this parameter once');

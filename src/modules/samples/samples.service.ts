@@ -60,6 +60,11 @@ export interface PrepareOptions {
    * its new samples are stored (`draft` or `pending-review`); PATCH and legacy XML publish it.
    */
   completeReservedAs?: StoreStatus;
+  /**
+   * Accept deprecated material types (`for_registration` false): legacy XML, whose documents name
+   * the SESAR 1.0 terms. JSON and batch writes are refused them.
+   */
+  allowRetiredMaterialTypes?: boolean;
 }
 
 /** Between a stored text and the text appended to it: a blank line, as between paragraphs. */
@@ -78,6 +83,8 @@ export interface SampleWriteExtras {
   legacySampleType?: string;
   /** Update only: text appended, after a blank line, to the field's value (the stored one unless the body sets it). */
   append?: Partial<Record<AppendableField, string>>;
+  /** See PrepareOptions.allowRetiredMaterialTypes. */
+  allowRetiredMaterialTypes?: boolean;
 }
 
 /** Plain scalar fields copied as given (after DTO validation and trimming). */
@@ -184,7 +191,9 @@ export class SamplesService {
     const caller = await this.policy.caller(user);
     const id = await this.dataSource.transaction(async (manager) => {
       const status: StoreStatus = dto.is_draft ? 'draft' : 'published';
-      const sample = await this.prepareNew(dto, caller as SampleCaller, status, manager);
+      const sample = await this.prepareNew(dto, caller as SampleCaller, status, manager, {
+        allowRetiredMaterialTypes: extras.allowRetiredMaterialTypes,
+      });
       if (extras.legacySampleType !== undefined) sample.columns.legacySampleType = extras.legacySampleType;
       return this.insert(manager, sample, { minted: dto.igsn === undefined });
     });
@@ -208,6 +217,7 @@ export class SamplesService {
     }
     const { code, teamOwnerId } = await refs.registryCode(dto.registry_code ?? dto.sesar_code, caller, manager);
     const resolved = await this.resolveFields(dto, caller, manager, undefined, refs);
+    if (!options.allowRetiredMaterialTypes) await this.refuseRetiredMaterialTypes(dto, undefined, refs, manager);
     const columns = resolved.columns;
     const errors: FieldErrors = {};
     if (status !== 'draft') {
@@ -452,6 +462,39 @@ export class SamplesService {
     return { columns, collectorIds };
   }
 
+  /**
+   * A 400 for a deprecated material type (`for_registration` false) a write sends, naming the field
+   * and where the current terms are listed. A value the sample already holds (a migrated sample
+   * sent back as fetched) is not new, so it passes.
+   */
+  private async refuseRetiredMaterialTypes(
+    dto: SampleInput,
+    existing: Sample | undefined,
+    refs: SampleReferenceLookups,
+    manager: EntityManager,
+  ): Promise<void> {
+    const sent = [dto.general_material_type, ...(dto.material_types ?? [])].filter(
+      (label): label is string => typeof label === 'string' && label.trim() !== '',
+    );
+    if (!sent.length) return;
+    const retired = await refs.retiredMaterialTypes(manager);
+    const held = new Set(
+      [existing?.generalMaterialType, ...(existing?.materialTypes ?? [])].map((label) => label?.toLowerCase()),
+    );
+    const isNew = (label: string) => retired.has(label.trim().toLowerCase()) && !held.has(label.trim().toLowerCase());
+    const problem = (label: string) =>
+      `"${label.trim()}" is a deprecated material type, kept for migrated samples only; use a term with ` +
+      'for_registration true from GET /api/vocab/material-types/';
+    const errors: FieldErrors = {};
+    const general = dto.general_material_type;
+    if (general && isNew(general)) errors.general_material_type = [problem(general)];
+    const listed = (dto.material_types ?? []).filter(isNew);
+    if (listed.length) errors.material_types = listed.map(problem);
+    if (Object.keys(errors).length) {
+      throw ApiError.badRequest(`Validation failed: ${Object.keys(errors).join(', ')}.`, errors);
+    }
+  }
+
   private async resolveParent(
     value: string | null,
     caller: SampleCaller,
@@ -555,7 +598,9 @@ export class SamplesService {
     const caller = (await this.policy.caller(user)) as SampleCaller;
     const id = await this.dataSource.transaction(async (manager) => {
       const sample = await this.lockEditable(manager, igsnValue, caller);
-      const write = await this.prepareUpdate(sample, withAppended(sample, dto, extras.append), caller, manager);
+      const write = await this.prepareUpdate(sample, withAppended(sample, dto, extras.append), caller, manager, {
+        allowRetiredMaterialTypes: extras.allowRetiredMaterialTypes,
+      });
       if (extras.legacySampleType !== undefined) write.columns.legacySampleType = extras.legacySampleType;
       await this.applyUpdate(manager, sample, write);
       return sample.id;
@@ -572,7 +617,7 @@ export class SamplesService {
     dto: UpdateSampleDto,
     caller: SampleCaller,
     manager: EntityManager,
-    options: Pick<PrepareOptions, 'references' | 'completeReservedAs'> = {},
+    options: Pick<PrepareOptions, 'references' | 'completeReservedAs' | 'allowRetiredMaterialTypes'> = {},
   ): Promise<ResolvedWrite> {
     const errors: FieldErrors = {};
     if (dto.igsn !== undefined && this.igsn.parse(dto.igsn) !== sample.igsn) errors.igsn = ['cannot be changed'];
@@ -594,6 +639,9 @@ export class SamplesService {
     }
 
     const resolved = await this.resolveFields(dto, caller, manager, sample, options.references ?? this.references);
+    if (!options.allowRetiredMaterialTypes) {
+      await this.refuseRetiredMaterialTypes(dto, sample, options.references ?? this.references, manager);
+    }
     const columns: Partial<Sample> = { ...resolved.columns, updatedAt: this.clock.now() };
     if (sample.metadataStoreStatus === 'reserved') {
       const asDraft = dto.is_draft === true || options.completeReservedAs === 'draft';

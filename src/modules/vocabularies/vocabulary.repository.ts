@@ -53,6 +53,14 @@ export class VocabularyRepository {
     return rows[0]?.id;
   }
 
+  /** Lower-cased labels of the material types with `for_registration` false. */
+  async retiredMaterialTypeLabels(manager: EntityManager = this.dataSource.manager): Promise<string[]> {
+    const rows = await manager.query<{ label: string }[]>(
+      'SELECT lower(label) AS label FROM material_type WHERE NOT for_registration',
+    );
+    return rows.map((row) => row.label);
+  }
+
   async countryOrFail(id: number, manager: EntityManager = this.dataSource.manager): Promise<Country> {
     return manager.findOneByOrFail(Country, { id });
   }
