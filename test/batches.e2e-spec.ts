@@ -29,6 +29,9 @@ describe('batch registration', () => {
     await app.close();
   });
 
+  // Unique: a name alone matches only an unambiguous individual, and other suites (the OpenAPI fuzz
+  // posts the documented examples) may create another "Marie Tharp" in the shared database.
+  const collector = `Marie Tharp ${randomUUID().slice(0, 8)}`;
   const rowsFor = (count: number, prefix: string, extra: (i: number) => (string | number | null)[] = () => []) =>
     Array.from({ length: count }, (_, i) => [
       'Core',
@@ -36,7 +39,7 @@ describe('batch registration', () => {
       40 + i / 10000,
       -70,
       'United States',
-      'Marie Tharp',
+      collector,
       ...extra(i),
     ]);
 
@@ -162,6 +165,8 @@ describe('batch registration', () => {
       });
       const queued = (await upload(owner, file, 'cores.xlsx').expect(202)).body.data;
       const job = await waitForJob(owner, queued.job_id, finished);
+      // First, so that a failure shows the rows' own errors rather than only their count.
+      expect((job.result as { errors?: unknown[] } | null)?.errors ?? []).toEqual([]);
       expect(job).toMatchObject({ status: 'completed', processed_count: 30, total_count: 30, error_message: null });
       expect(job.result).toMatchObject({ sample_count: 30, status: 'pending-review' });
 
@@ -173,7 +178,7 @@ describe('batch registration', () => {
       expect(found.body.data[0]).toMatchObject({
         country: 'US',
         object_type: 'Core',
-        collectors: [{ individual: { label: 'Marie Tharp' } }],
+        collectors: [{ individual: { label: collector } }],
       });
       expect((await http().get(`/api/samples/?q=${tag}`).expect(200)).body.count).toBe(0); // not public yet
 

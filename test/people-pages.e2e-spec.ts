@@ -197,13 +197,16 @@ describe('pages for people', () => {
 
     it('creates an account on first ORCID sign-in and finds it later; a CLI account with that iD is never duplicated', async () => {
       const orcid = bareOrcid();
-      provider.nextIdentity = { sub: orcid, given_name: 'Marie', family_name: 'Tharp' };
+      // A family name of this test's own: other suites name collectors "Marie Tharp" alone, which must
+      // keep matching one individual in the shared database.
+      const family = `Tharp${orcid.slice(-4)}`;
+      provider.nextIdentity = { sub: orcid, given_name: 'Marie', family_name: family };
       const first = await orcidSignIn();
       expect(first.location).toBe('/account/requests');
       const accounts = app.get(AccountsService);
       const account = await accounts.findByOrcid(orcid);
       expect(account).toMatchObject({ orcid, email: null, uploadPermissionStatus: 0, isStaff: false });
-      expect((await accounts.requireUser(account!.id)).individual?.label).toBe('Marie Tharp');
+      expect((await accounts.requireUser(account!.id)).individual?.label).toBe(`Marie ${family}`);
       const again = await orcidSignIn();
       expect((await accounts.findByOrcid(orcid))?.id).toBe(account!.id);
       const settings = await http().get('/account/developer-settings').set('Cookie', again.cookie).expect(200);

@@ -3,6 +3,7 @@ import { Clock, SystemClock } from './clock';
 import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
+import { AnonymousReadCounter } from './http/anonymous-read-limit.guard';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { QueueModule } from './queue/queue.module';
@@ -23,8 +24,8 @@ export class CoreModule {
         QueueModule,
         MetricsModule,
       ],
-      providers: [{ provide: Clock, useClass: SystemClock }],
-      exports: [AppConfigModule, DatabaseModule, RedisModule, QueueModule, MetricsModule, Clock],
+      providers: [{ provide: Clock, useClass: SystemClock }, AnonymousReadCounter],
+      exports: [AppConfigModule, DatabaseModule, RedisModule, QueueModule, MetricsModule, Clock, AnonymousReadCounter],
     };
   }
 }

@@ -18,6 +18,8 @@ export interface AppConfig {
     uploadLimit: number;
     /** Largest legacy XML document accepted, in bytes. */
     xmlLimit: number;
+    /** `Cache-Control: public, max-age=…` of public reads (samples, lists, landing pages, sitemap). */
+    cacheMaxAgeSeconds: number;
     /** `*` or the list of allowed origins. */
     corsOrigins: '*' | string[];
     /** Honour X-Forwarded-* headers (behind a reverse proxy). */
@@ -393,6 +395,7 @@ export function loadAppConfig(env: Env): AppConfig {
       bodyLimit: byteSize(env, 'BODY_LIMIT', '1mb'),
       uploadLimit: byteSize(env, 'UPLOAD_LIMIT', '50mb'),
       xmlLimit: byteSize(env, 'XML_BODY_LIMIT', '5mb'),
+      cacheMaxAgeSeconds: integer(env, 'HTTP_CACHE_MAX_AGE_SECONDS', 60, 0, 31_536_000),
       corsOrigins,
       trustProxy: boolean(env, 'TRUST_PROXY', false),
       anonymousReadsPerMinute: integer(env, 'ANONYMOUS_RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),

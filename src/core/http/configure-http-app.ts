@@ -40,6 +40,9 @@ export const RAW_BODY_PATHS = [...LEGACY_PATHS, `${API_PREFIX}/samples/legacy-xm
 export function configureHttpApp(app: INestApplication, config: AppConfig): void {
   const express = app as NestExpressApplication;
   express.disable('x-powered-by');
+  // No body-hashing ETag on every answer: reads that can be cached set a strong one from what decides
+  // them (http-cache.ts), before the body is built.
+  express.set('etag', false);
   if (config.http.trustProxy) express.set('trust proxy', true);
   express.use(requestIdMiddleware);
   const metrics = app.get(Metrics);

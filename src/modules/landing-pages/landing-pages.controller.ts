@@ -5,6 +5,7 @@ import { Public } from '../../core/auth/public.decorator';
 import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
 import { PUBLIC_PAGES_MOUNT } from '../../core/http/configure-http-app';
+import { cacheRead, strongEtag } from '../../core/http/http-cache';
 import { publicBaseUrl } from '../../core/http/public-address';
 import { REGISTRY_PUBLISHER } from '../metadata-formats/metadata-options';
 import { LANDING_PAGE_CSP, renderGonePage, renderLandingPage } from './landing-page.renderer';
@@ -46,14 +47,19 @@ export class LandingPagesController {
       res.send(renderGonePage(status, REGISTRY_PUBLISHER));
       return;
     }
-    res.setHeader('Cache-Control', 'public, max-age=300');
+    const baseUrl = this.baseUrl(req);
+    // The page is built from `found` alone: the data decides the tag, the HTML need not be rendered.
+    if (cacheRead(req, res, strongEtag([baseUrl, JSON.stringify(found)]), 'shared', this.maxAge)) {
+      res.status(304).end();
+      return;
+    }
     res.send(
       renderLandingPage({
         sample: found.sample,
         children: found.children,
         ancestors: found.ancestors,
         childCount: found.childCount,
-        baseUrl: this.baseUrl(req),
+        baseUrl,
         metadata: { publisher: REGISTRY_PUBLISHER },
       }),
     );
@@ -62,7 +68,7 @@ export class LandingPagesController {
   /** `/sitemap.xml`: a `<urlset>`, or a `<sitemapindex>` beyond 50,000 public samples. */
   @Get('sitemap.xml')
   async sitemapRoot(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.sendXml(res, await this.sitemap.root(this.baseUrl(req)));
+    this.sendXml(req, res, await this.sitemap.root(this.baseUrl(req)));
   }
 
   /** `/sitemaps/samples-{n}.xml`: one page of the index. */
@@ -77,11 +83,18 @@ export class LandingPagesController {
         .send('<?xml version="1.0" encoding="UTF-8"?>\n<error>Not found</error>\n');
       return;
     }
-    this.sendXml(res, xml);
+    this.sendXml(req, res, xml);
   }
 
-  private sendXml(res: Response, xml: string): void {
-    res.setHeader('Cache-Control', 'public, max-age=3600');
+  private sendXml(req: Request, res: Response, xml: string): void {
+    if (cacheRead(req, res, strongEtag([xml]), 'shared', this.maxAge)) {
+      res.status(304).end();
+      return;
+    }
     res.type('application/xml; charset=utf-8').send(xml);
+  }
+
+  private get maxAge(): number {
+    return this.config.http.cacheMaxAgeSeconds;
   }
 }

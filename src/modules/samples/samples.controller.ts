@@ -40,6 +40,7 @@ import { ErrorBody } from '../../core/http/error-body';
 import { refuseUnknownQueryParameters } from '../../core/http/unknown-query-parameters';
 import { ApiPageQuery, paginate, parsePageRequest } from '../../core/http/pagination';
 import { publicBaseUrl } from '../../core/http/public-address';
+import { ApiNotModifiedResponse, CacheAudience, cacheRead, strongEtag } from '../../core/http/http-cache';
 import { REGISTRY_PUBLISHER } from '../metadata-formats/metadata-options';
 import { negotiateSampleFormat, renderSample } from '../metadata-formats/sample-formats';
 import { ApiSampleRepresentations } from '../metadata-formats/sample-formats.openapi';
@@ -144,6 +145,7 @@ export class SamplesController {
   @ApiSampleFilterQueries()
   @ApiPageQuery({ defaultSize: 25, maxSize: 2000 })
   @ApiOkResponse({ type: SampleListResponse })
+  @ApiNotModifiedResponse()
   @ApiBadRequestResponse({
     type: ErrorBody,
     description: 'A parameter with a bad value, or one the search does not know; `errors` names each.',
@@ -154,9 +156,10 @@ export class SamplesController {
   })
   async search(
     @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
     @Query() sent: Record<string, string | undefined>,
     @CurrentUser() user?: AuthenticatedUser,
-  ): Promise<SampleListResponse> {
+  ): Promise<SampleListResponse | undefined> {
     const { query, ordering } = withoutSearchAliases(sent);
     refuseUnknownSearchParameters(Object.keys(query));
     const page = parsePageRequest(query, { defaultSize: 25, maxSize: 2000 });
@@ -166,6 +169,18 @@ export class SamplesController {
     }
     const order = parseSampleOrdering(ordering as string | undefined);
     const { count, more, data } = await this.samples.search(query, page, user, order);
+    // Anonymous searches see public samples only: anyone may keep the page. With a token the page
+    // depends on the caller (scope, can_edit).
+    const etag = strongEtag([
+      req.originalUrl,
+      count.count,
+      count.exact,
+      more,
+      publicBaseUrl(this.config.publicUrl, req),
+      ...data.flatMap((sample) => [sample.id, sample.updated_at, JSON.stringify(sample.doi), sample.can_edit]),
+    ]);
+    const audience: CacheAudience = user ? 'private' : 'shared';
+    if (cacheRead(req, res, etag, audience, this.config.http.cacheMaxAgeSeconds)) return undefined;
     const { count: total, ...rest } = paginate(req, page, count.count, data, more);
     return { count: total, count_exact: count.exact, ...rest };
   }
@@ -246,6 +261,7 @@ export class SamplesController {
   })
   @ApiIgsnPath()
   @ApiSampleRepresentations()
+  @ApiNotModifiedResponse()
   @ApiUnauthorizedResponse({
     type: ErrorBody,
     example: { message: 'This sample is not public; send a token with view permission.', errors: {} },
@@ -261,7 +277,17 @@ export class SamplesController {
     // Set first so that error answers, which depend on Accept too, carry it as well.
     res.vary('Accept');
     const format = negotiateSampleFormat(req.query.format, (types) => req.accepts(types));
-    const sample = await this.samples.fetch(igsnOf(params), user);
+    const { sample, isPublic } = await this.samples.fetch(igsnOf(params), user);
+    const audience: CacheAudience = !isPublic ? 'none' : user ? 'private' : 'shared';
+    const etag = strongEtag([
+      format,
+      sample.id,
+      sample.updated_at,
+      JSON.stringify(sample.doi),
+      sample.can_edit,
+      publicBaseUrl(this.config.publicUrl, req),
+    ]);
+    if (cacheRead(req, res, etag, audience, this.config.http.cacheMaxAgeSeconds)) return undefined;
     const rendered = renderSample(sample, format, {
       publisher: REGISTRY_PUBLISHER,
       baseUrl: publicBaseUrl(this.config.publicUrl, req),

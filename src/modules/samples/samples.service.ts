@@ -515,10 +515,15 @@ export class SamplesService {
   }
 
   /** GET /api/samples/{igsn}/: 401 for a non-public sample without a token, 404 without view permission. */
-  async fetch(igsnValue: string, user: AuthenticatedUser | undefined): Promise<SampleDto> {
+  /** The sample as the caller may see it, and whether anyone may (which decides how it is cached). */
+  async fetch(igsnValue: string, user: AuthenticatedUser | undefined): Promise<{ sample: SampleDto; isPublic: boolean }> {
     const row = await this.findVisibleRow(igsnValue, user);
     const caller = await this.policy.caller(user);
-    return this.mapper.toDto(row, this.policy.canEdit(accessFacts(row), caller));
+    const facts = accessFacts(row);
+    return {
+      sample: this.mapper.toDto(row, this.policy.canEdit(facts, caller)),
+      isPublic: SampleAccessPolicy.isPublic(facts, this.clock.now()),
+    };
   }
 
   /** The row behind an IGSN if the caller may see it; 401/404 otherwise. Exports use it too. */
