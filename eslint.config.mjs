@@ -32,6 +32,19 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/unbound-method': 'off',
+      // Text limits count code points like PostgreSQL (core/http/text-length.ts), not UTF-16 units.
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'class-validator',
+              importNames: ['MaxLength', 'Length'],
+              message: 'Use MaxLength from src/core/http/text-length (code points, as PostgreSQL counts).',
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -9,4 +9,10 @@ import { bootstrapConfig } from './core/config/bootstrap-config';
 void runCli(process.argv.slice(2), bootstrapConfig, {
   stdout: (line) => process.stdout.write(`${line}\n`),
   stderr: (line) => process.stderr.write(`${line}\n`),
+  readStdin: async () => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  },
+  env: process.env,
 }).then((code) => process.exit(code));

@@ -20,6 +20,7 @@ async function bootstrap(): Promise<void> {
   });
   const logger = app.get(AppLogger);
   app.useLogger(logger);
+  if (config.http.trustProxyWarning) logger.warn(config.http.trustProxyWarning, 'Bootstrap');
   app.use(closeConnectionsWhileDraining(app.get(DrainState)));
   configureHttpApp(app, config);
 

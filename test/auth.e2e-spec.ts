@@ -19,7 +19,8 @@ describe('authentication', () => {
   const http = () => request(app.getHttpServer());
 
   beforeAll(async () => {
-    app = await createTestApp({ clock });
+    // idp.example.org is declared an ORCID issuer: its `sub` is an ORCID iD (issue 21 §4).
+    app = await createTestApp({ clock, config: testConfig({ ORCID_ID_TOKEN_ISSUERS: 'https://idp.example.org' }) });
   });
 
   afterAll(async () => {

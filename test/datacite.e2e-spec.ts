@@ -72,6 +72,9 @@ describe('DataCite DOI registration', () => {
       DATACITE_PASSWORD: fake.password,
       DATACITE_CONCURRENCY: '3',
       DATACITE_TIMEOUT_MS: '1000',
+      // A budget that does not slow these tests (the budget's own are in datacite-scale.e2e-spec.ts).
+      DATACITE_REQUESTS_PER_5_MIN: '60000',
+      DATACITE_BULK_REQUESTS_PER_5_MIN: '30000',
     });
     await prepareDatabase(config);
     app = await createTestApp({ config });

@@ -21,6 +21,8 @@ export async function snapshotBuild(projectRoot: string): Promise<{ root: string
 export interface ApiProcessOptions {
   /** The compiled entry point, e.g. dist/src/main.js. */
   entry: string;
+  /** Node options before the entry, e.g. `['-r', 'ts-node/register/transpile-only']` for a TypeScript one. */
+  nodeArgs?: string[];
   /** Added to the bench's own environment. */
   env: Record<string, string>;
   port: number;
@@ -48,7 +50,7 @@ export class ApiProcess {
   }
 
   static async start(options: ApiProcessOptions): Promise<ApiProcess> {
-    const child = spawn(process.execPath, [options.entry], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.entry], {
       env: { ...process.env, ...options.env, PORT: String(options.port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -14,8 +14,10 @@ import { databaseExists, dropDatabase } from '../lib/bench-database';
 import { formatNumber, markdownTable } from '../lib/markdown';
 import { deleteKeysWithPrefix } from '../lib/redis-keys';
 import { GenerateResult, generateSamples } from './generate';
+import { fetchStatement, listStatements } from './sql-side';
 import {
   Figure,
+  LIST_PAGES,
   Measurement,
   Scenario,
   ScenarioEnvironment,
@@ -136,17 +138,24 @@ function codeVersion(): string {
   }
 }
 
-function verdict(figure: Figure): string {
-  if (figure.target === undefined) return '';
-  const absolute = figure.kind === 'rate' ? figure.api >= figure.target : figure.api <= figure.target;
-  const share = figure.minShareOfSql === undefined || figure.api >= figure.minShareOfSql * figure.sql;
-  return absolute && share ? 'yes' : '**no**';
+function verdict(figure: Figure, bareFetch: number | undefined): string {
+  const checks: boolean[] = [];
+  if (figure.target !== undefined)
+    checks.push(figure.kind === 'rate' ? figure.api >= figure.target : figure.api <= figure.target);
+  if (figure.minShareOfSql !== undefined) checks.push(figure.api >= figure.minShareOfSql * figure.sql);
+  if (figure.minShareOfBareFetch !== undefined)
+    checks.push(bareFetch !== undefined && figure.api >= figure.minShareOfBareFetch * bareFetch);
+  if (checks.length === 0) return '';
+  return checks.every(Boolean) ? 'yes' : '**no**';
 }
 
 function target(figure: Figure): string {
-  if (figure.target === undefined) return '';
-  const share = figure.minShareOfSql === undefined ? '' : `, ≥ ${(figure.minShareOfSql * 100).toFixed(0)}% of SQL`;
-  return `${figure.kind === 'rate' ? '≥' : '≤'} ${formatNumber(figure.target)}${share}`;
+  const parts: string[] = [];
+  if (figure.target !== undefined) parts.push(`${figure.kind === 'rate' ? '≥' : '≤'} ${formatNumber(figure.target)}`);
+  if (figure.minShareOfSql !== undefined) parts.push(`≥ ${(figure.minShareOfSql * 100).toFixed(0)}% of SQL`);
+  if (figure.minShareOfBareFetch !== undefined)
+    parts.push(`≥ ${(figure.minShareOfBareFetch * 100).toFixed(0)}% of bare fetch`);
+  return parts.join(', ');
 }
 
 function report(
@@ -156,6 +165,7 @@ function report(
   facts: DataSetFacts,
   scenarios: ScenarioReport[],
   plans: { title: string; plan: string }[],
+  bareFetch: number | undefined,
 ): string {
   const digits = (figure: Figure) => (figure.kind === 'rate' || Number.isInteger(figure.api) ? 0 : 1);
   const other = (share?: CpuShare) => (share ? `${share.foreign.toFixed(0)}%` : 'n/a');
@@ -166,8 +176,10 @@ function report(
       formatNumber(figure.api, digits(figure)),
       formatNumber(figure.sql, digits(figure)),
       formatNumber(figure.api / figure.sql, 2),
+      figure.bare === undefined ? '' : formatNumber(figure.bare, digits(figure)),
+      figure.kind === 'rate' && bareFetch ? formatNumber(figure.api / bareFetch, 2) : '',
       target(figure),
-      verdict(figure),
+      verdict(figure, bareFetch),
       index === 0 ? `${other(scenario.cpu.api)} / ${other(scenario.cpu.sql)}` : '',
     ]),
   );
@@ -214,7 +226,16 @@ function report(
       `first waits up to ${settings.quietTimeoutSeconds} s for the machine to be quiet; figures measured beside ` +
       'more than ~10% other CPU are disturbed.',
     '',
-    markdownTable(['Scenario', 'Metric', 'API', 'SQL', 'API ÷ SQL', 'Target', 'Met', 'Other CPU'], rows),
+    bareFetch === undefined
+      ? 'The bare NestJS + pg app was not measured in this run (the fetch scenario did not run).'
+      : `The bare NestJS + pg app (bench/samples/bare-app.ts: the same fetch and list statements, one pg pool, ` +
+        `no auth, logging or validation) fetched ${formatNumber(bareFetch, 0)} samples/s in this run; ` +
+        '"API ÷ bare fetch" is every rate as a ratio to it — the figure to compare across machines.',
+    '',
+    markdownTable(
+      ['Scenario', 'Metric', 'API', 'SQL', 'API ÷ SQL', 'Bare app', 'API ÷ bare fetch', 'Target', 'Met', 'Other CPU'],
+      rows,
+    ),
     '',
     'Every run, with the CPU time per request of the API process, of the PostgreSQL backends serving it and ' +
       'of the bench process (autocannon or the pg client):',
@@ -362,7 +383,41 @@ async function main(): Promise<void> {
     },
     watch: () => startCpuWatch(ownPids, parallelWorkers),
   };
-  const env: ScenarioEnvironment = { settings, apiUrl: api.baseUrl, pool, context: nest, registrant, hooks, log };
+  // The limit to approach: NestJS + Express + pg serving the same fetch and list statements, nothing else.
+  const bareStatements = {
+    fetch: fetchStatement('').text,
+    list: Object.fromEntries(
+      await Promise.all(
+        LIST_PAGES.map(async (page) => [String(page), (await listStatements(nest, {}, { page, pageSize: 25 })).rows]),
+      ),
+    ),
+  };
+  const barePort = await freePort();
+  log(`Starting the bare NestJS + pg app on 127.0.0.1:${barePort}`);
+  const bare = await ApiProcess.start({
+    entry: join(__dirname, 'bare-app.ts'),
+    nodeArgs: ['-r', 'ts-node/register/transpile-only'],
+    env: {
+      DATABASE_URL: settings.databaseUrl,
+      DATABASE_POOL_SIZE: String(settings.apiPoolSize),
+      HOST: '127.0.0.1',
+      BARE_STATEMENTS: JSON.stringify(bareStatements),
+    },
+    port: barePort,
+    readyPath: '/health',
+  });
+  cleanups.push({ label: 'bare app', run: () => bare.stop() });
+  const env: ScenarioEnvironment = {
+    settings,
+    apiUrl: api.baseUrl,
+    bareUrl: bare.baseUrl,
+    baseline: {},
+    pool,
+    context: nest,
+    registrant,
+    hooks,
+    log,
+  };
   const scenarios: ScenarioReport[] = [];
   const chosen = SCENARIOS.filter(({ name }) => settings.scenarios.includes(name));
   for (const [index, scenario] of chosen.entries()) {
@@ -372,7 +427,7 @@ async function main(): Promise<void> {
   log('\nQuery plans');
   const plans = await queryPlans(env);
 
-  const markdown = report(version, settings, machineLine, facts, scenarios, plans);
+  const markdown = report(version, settings, machineLine, facts, scenarios, plans, env.baseline.fetchPerSecond);
   const file = join(
     __dirname,
     settings.samples === 1_000_000 ? 'results.md' : `results-${sizeLabel(settings.samples)}.md`,

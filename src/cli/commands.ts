@@ -48,7 +48,34 @@ function onlyFlags(flags: Flags, allowed: string[]): void {
     throw new CliUsageError(`Unknown option --${unknown[0]} (allowed: ${allowed.map((a) => `--${a}`).join(' ')}).`);
 }
 
-type Command = (flags: Flags, app: () => Promise<INestApplicationContext>, config: AppConfig) => Promise<object>;
+type Command = (
+  flags: Flags,
+  app: () => Promise<INestApplicationContext>,
+  config: AppConfig,
+  io: CliOutput,
+) => Promise<object>;
+
+/** The environment variable user:create takes the password from when no flag gives it. */
+export const PASSWORD_ENV = 'REGISTRY_USER_PASSWORD';
+
+/**
+ * The new account's password: `--password-stdin` (the first line of standard input), else
+ * `--password P`, else the environment variable PASSWORD_ENV. A password on the command line is
+ * visible to every user of the machine (`ps`); the other two are not.
+ */
+async function password(flags: Flags, io: CliOutput): Promise<string> {
+  if (flags['password-stdin'] === true) {
+    if (flags.password !== undefined) throw new CliUsageError('Give --password or --password-stdin, not both.');
+    const line = (await (io.readStdin?.() ?? Promise.resolve(''))).split(/\r?\n/)[0];
+    if (!line) throw new CliUsageError('--password-stdin: standard input held no password.');
+    return line;
+  }
+  if (flags['password-stdin'] !== undefined) throw new CliUsageError('--password-stdin takes no value.');
+  if (flags.password !== undefined) return text(flags, 'password');
+  const fromEnv = io.env?.[PASSWORD_ENV];
+  if (fromEnv) return fromEnv;
+  throw new CliUsageError(`Give the password with --password-stdin, ${PASSWORD_ENV} or --password.`);
+}
 
 export const COMMANDS: Record<string, { usage: string; run: Command }> = {
   'doi:sync': {
@@ -76,12 +103,13 @@ export const COMMANDS: Record<string, { usage: string; run: Command }> = {
   },
   'user:create': {
     usage:
-      'user:create --email E --password P [--name "First Last"] [--orcid O] [--upload-permission] [--staff] [--admin]',
-    run: async (flags, app) => {
-      onlyFlags(flags, ['email', 'password', 'name', 'orcid', 'upload-permission', 'staff', 'admin']);
+      'user:create --email E (--password-stdin | --password P | env REGISTRY_USER_PASSWORD) [--name "First Last"] [--orcid O] [--upload-permission] [--staff] [--admin]',
+    run: async (flags, app, _config, io) => {
+      onlyFlags(flags, ['email', 'password', 'password-stdin', 'name', 'orcid', 'upload-permission', 'staff', 'admin']);
+      const secret = await password(flags, io);
       const user = await (await app()).get(AccountsService).createUser({
         email: text(flags, 'email'),
-        password: text(flags, 'password'),
+        password: secret,
         name: optionalText(flags, 'name'),
         orcid: optionalText(flags, 'orcid'),
         uploadPermission: flags['upload-permission'] === true,
@@ -183,6 +211,10 @@ export const COMMANDS: Record<string, { usage: string; run: Command }> = {
 export interface CliOutput {
   stdout: (line: string) => void;
   stderr: (line: string) => void;
+  /** Everything on standard input (for --password-stdin); absent: nothing. */
+  readStdin?: () => Promise<string>;
+  /** The environment (for REGISTRY_USER_PASSWORD); absent: none. */
+  env?: Record<string, string | undefined>;
 }
 
 function describeError(error: unknown): string {
@@ -223,7 +255,7 @@ export async function runCli(
     // variables: ACCESS=$(npm run -s cli -- token:create --email E --field access).
     const { field, ...flags } = parseFlags(rest);
     if (field === true || field === '') throw new CliUsageError('--field needs the name of a field of the result.');
-    const result = await command.run(flags, app, config);
+    const result = await command.run(flags, app, config, output);
     if (field === undefined) output.stdout(JSON.stringify(result));
     else if (field in result) output.stdout(String((result as Record<string, unknown>)[field]));
     else throw new CliUsageError(`--field ${field}: the result has ${Object.keys(result).join(', ')}.`);

@@ -34,6 +34,7 @@ export class FakeDataCite {
   private readonly script: { match?: (doi: string) => boolean; answer: ScriptedAnswer }[] = [];
   private readonly hanging = new Set<ServerResponse>();
   private server?: Server;
+  private port = 0;
   url = '';
 
   constructor(
@@ -41,17 +42,32 @@ export class FakeDataCite {
     readonly password: string,
   ) {}
 
+  /** Listens (again, after stop(): on the same port, so a worker configured with `url` finds it back). */
   async start(): Promise<void> {
     const server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', () => resolve()));
     this.server = server;
-    this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    this.port = (server.address() as AddressInfo).port;
+    this.url = `http://127.0.0.1:${this.port}`;
   }
 
+  /** Down: connections refused until start() again. */
   async stop(): Promise<void> {
     for (const res of this.hanging) res.destroy();
     this.server?.closeAllConnections();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    this.server = undefined;
+  }
+
+  /** The most requests (of those `which` accepts) that arrived within any `windowMs`. */
+  maxInWindow(windowMs: number, which: (request: RecordedDoiRequest) => boolean = () => true): number {
+    const times = this.requests.filter(which).map((request) => request.at);
+    let most = 0;
+    for (let first = 0, last = 0; last < times.length; last++) {
+      while (times[last] - times[first] >= windowMs) first++;
+      most = Math.max(most, last - first + 1);
+    }
+    return most;
   }
 
   /** The next `times` requests (for DOIs `match` accepts, default all) get `answer`. */

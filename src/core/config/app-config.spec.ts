@@ -44,7 +44,7 @@ describe('loadAppConfig', () => {
     [{ IGSN_DOI_PREFIX: '5072' }, 'IGSN_DOI_PREFIX must be a DOI prefix'],
     [{ BODY_LIMIT: 'huge' }, 'BODY_LIMIT must be a size'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of'],
-    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY must be true or false'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY must be false, a hop count, or a comma-separated list'],
     [{ CORS_ORIGINS: 'example.org' }, 'CORS_ORIGINS must be * or a comma-separated list'],
     [{ JWT_ACCESS_TTL: '1w' }, 'JWT_ACCESS_TTL must be a duration'],
     [{ PUBLIC_URL: 'registry.example.org' }, 'PUBLIC_URL must be a URL'],
@@ -52,6 +52,17 @@ describe('loadAppConfig', () => {
     [
       { DATACITE_API_URL: 'https://api.test.datacite.org', DATACITE_REPOSITORY_ID: 'A.B', DATACITE_PASSWORD: 'p' },
       'PUBLIC_URL is required when DataCite registration is configured',
+    ],
+    [
+      {
+        PUBLIC_URL: 'https://registry.example.org',
+        DATACITE_API_URL: 'https://api.test.datacite.org',
+        DATACITE_REPOSITORY_ID: 'A.B',
+        DATACITE_PASSWORD: 'p',
+        DATACITE_REQUESTS_PER_5_MIN: '300',
+        DATACITE_BULK_REQUESTS_PER_5_MIN: '400',
+      },
+      'DATACITE_BULK_REQUESTS_PER_5_MIN must be at most DATACITE_REQUESTS_PER_5_MIN (300)',
     ],
   ])('rejects %j', (override, expected) => {
     expect(errorFor({ ...base, ...override })).toContain(expected);
@@ -99,6 +110,8 @@ describe('loadAppConfig', () => {
       password: 'secret',
       concurrency: 4,
       timeoutMs: 30000,
+      requestsPer5Min: 2500,
+      bulkRequestsPer5Min: 500,
     });
   });
 

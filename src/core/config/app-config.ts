@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { TrustProxy, parseTrustProxy } from './trust-proxy';
 
 /**
  * The service's configuration: read from the environment once at start-up, validated, and turned
@@ -22,8 +23,10 @@ export interface AppConfig {
     cacheMaxAgeSeconds: number;
     /** `*` or the list of allowed origins. */
     corsOrigins: '*' | string[];
-    /** Honour X-Forwarded-* headers (behind a reverse proxy). */
-    trustProxy: boolean;
+    /** Which proxies' X-Forwarded-* headers are believed (TRUST_PROXY; trust-proxy.ts). */
+    trustProxy: TrustProxy;
+    /** Said once at start-up when TRUST_PROXY has a value that is read differently than it says. */
+    trustProxyWarning: string | null;
     /** Anonymous searches and lists per minute from one IP address; 0 turns the limit off. */
     anonymousReadsPerMinute: number;
     /** Seconds an in-flight request gets to finish after SIGTERM. */
@@ -75,6 +78,11 @@ export interface AppConfig {
     sessionCookieSecure: boolean;
     /** Sign in with ORCID on the account pages; null when ORCID_CLIENT_ID/SECRET are unset (off). */
     orcid: OrcidSignInConfig | null;
+    /**
+     * Issuers whose id_token `sub` is an ORCID iD (ORCID_ID_TOKEN_ISSUERS, plus ORCID_ISSUER): only a
+     * connection to one of these signs in by `sub`; any other issuer's `sub` is its own account id.
+     */
+    orcidIdTokenIssuers: string[];
   };
   igsn: {
     /** The prefix IGSNs are minted with (the first of `doiPrefixes`). */
@@ -155,6 +163,10 @@ export interface DataCiteConfig {
   concurrency: number;
   /** A request that takes longer is abandoned and retried. */
   timeoutMs: number;
+  /** DataCite requests per 5 minutes, all workers together (DataCite allows about 3,000 per client address). */
+  requestsPer5Min: number;
+  /** Of those, at most this many for bulk work (large batches, re-sends); the rest stays for interactive changes. */
+  bulkRequestsPer5Min: number;
 }
 
 /** The OpenID Connect provider people sign in with on the account pages (ORCID). */
@@ -300,12 +312,28 @@ function dataCiteConfig(env: Env, publicUrl: string | null): DataCiteConfig | nu
       'is required when DataCite registration is configured (the DOIs resolve to it).',
     );
   }
+  const requestsPer5Min = integer(env, 'DATACITE_REQUESTS_PER_5_MIN', 2500, 1, 1_000_000);
+  const bulkRequestsPer5Min = integer(
+    env,
+    'DATACITE_BULK_REQUESTS_PER_5_MIN',
+    Math.min(500, requestsPer5Min),
+    1,
+    1_000_000,
+  );
+  if (bulkRequestsPer5Min > requestsPer5Min) {
+    throw new ConfigError(
+      'DATACITE_BULK_REQUESTS_PER_5_MIN',
+      `must be at most DATACITE_REQUESTS_PER_5_MIN (${requestsPer5Min}): bulk work shares that budget.`,
+    );
+  }
   return {
     apiUrl: url(env, 'DATACITE_API_URL', ['http:', 'https:'], 'https://api.test.datacite.org').replace(/\/+$/, ''),
     repositoryId: required(env, 'DATACITE_REPOSITORY_ID', 'the DataCite repository id, e.g. ABC.XYZ'),
     password: required(env, 'DATACITE_PASSWORD', 'the DataCite repository password'),
     concurrency: integer(env, 'DATACITE_CONCURRENCY', 4, 1, 64),
     timeoutMs: integer(env, 'DATACITE_TIMEOUT_MS', 30000, 100, 600000),
+    requestsPer5Min,
+    bulkRequestsPer5Min,
   };
 }
 
@@ -333,6 +361,36 @@ function orcidConfig(env: Env): OrcidSignInConfig | null {
 }
 
 /** An e-mail address of the form OAI-PMH's schema demands (`local@host.domain`). */
+function trustProxyConfig(env: Env): ReturnType<typeof parseTrustProxy> {
+  try {
+    return parseTrustProxy(raw(env, 'TRUST_PROXY') ?? 'false');
+  } catch (error) {
+    throw new ConfigError('TRUST_PROXY', (error as Error).message);
+  }
+}
+
+/** Issuer URLs compare without a trailing slash. */
+export function normaliseIssuer(issuer: string): string {
+  return issuer.trim().replace(/\/+$/, '');
+}
+
+function orcidIdTokenIssuers(env: Env): string[] {
+  const listed = (raw(env, 'ORCID_ID_TOKEN_ISSUERS') ?? 'https://orcid.org,https://sandbox.orcid.org')
+    .split(',')
+    .map(normaliseIssuer)
+    .filter(Boolean);
+  for (const issuer of listed) {
+    if (!/^https?:\/\/\S+$/.test(issuer)) {
+      throw new ConfigError(
+        'ORCID_ID_TOKEN_ISSUERS',
+        `must be a comma-separated list of issuer URLs, got "${issuer}".`,
+      );
+    }
+  }
+  const signIn = raw(env, 'ORCID_ISSUER');
+  return [...new Set([...listed, ...(signIn ? [normaliseIssuer(signIn)] : [])])];
+}
+
 function email(env: Env, name: string, fallback: string): string {
   const value = raw(env, name) ?? fallback;
   if (!/^\S+@(\S+\.)+\S+$/.test(value)) throw new ConfigError(name, `must be an e-mail address, got "${value}".`);
@@ -386,6 +444,7 @@ export function loadAppConfig(env: Env): AppConfig {
       ? null
       : url(env, 'PUBLIC_URL', ['http:', 'https:'], 'https://registry.example.org');
   const datacite = dataCiteConfig(env, publicUrl);
+  const trustProxy = trustProxyConfig(env);
 
   return {
     nodeEnv,
@@ -397,7 +456,8 @@ export function loadAppConfig(env: Env): AppConfig {
       xmlLimit: byteSize(env, 'XML_BODY_LIMIT', '5mb'),
       cacheMaxAgeSeconds: integer(env, 'HTTP_CACHE_MAX_AGE_SECONDS', 60, 0, 31_536_000),
       corsOrigins,
-      trustProxy: boolean(env, 'TRUST_PROXY', false),
+      trustProxy: trustProxy.setting,
+      trustProxyWarning: trustProxy.warning ?? null,
       anonymousReadsPerMinute: integer(env, 'ANONYMOUS_RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
       shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 25, 0, 3600),
       shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 5, 0, 3600),
@@ -429,6 +489,7 @@ export function loadAppConfig(env: Env): AppConfig {
       rateLimitPerAccount: integer(env, 'AUTH_RATE_LIMIT_PER_ACCOUNT', 10, 1, 100000),
       sessionCookieSecure: boolean(env, 'SESSION_COOKIE_SECURE', nodeEnv !== 'test'),
       orcid: orcidConfig(env),
+      orcidIdTokenIssuers: orcidIdTokenIssuers(env),
     },
     igsn: { doiPrefix, doiPrefixes },
     exports: {

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { withTimeout } from '../async/with-timeout';
+import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { Public } from '../auth/public.decorator';
 import { ApiError } from '../http/api-error';
 import { ErrorBody } from '../http/error-body';
@@ -34,17 +35,17 @@ export class HealthController {
   @HttpCode(200)
   @ApiOperation({
     summary:
-      'Readiness: PostgreSQL and Redis both answer. 503 names the dependency that is down, or says the process is shutting down.',
+      'Readiness: PostgreSQL and Redis both answer. 503 names the dependency that is down (the driver error only to staff), or says the process is shutting down.',
   })
   @ApiOkResponse({ type: HealthResponse })
   @ApiServiceUnavailableResponse({
     type: ErrorBody,
     example: {
       message: 'Not ready: redis is unavailable.',
-      errors: { redis: ['connect ECONNREFUSED 127.0.0.1:6379'] },
+      errors: { redis: ['down'] },
     },
   })
-  async ready(): Promise<HealthResponse> {
+  async ready(@CurrentUser() caller?: AuthenticatedUser): Promise<HealthResponse> {
     if (this.drain.draining) {
       throw ApiError.serviceUnavailable('Not ready: this API process is shutting down.', {
         process: ['draining before shutdown'],
@@ -69,7 +70,13 @@ export class HealthController {
       const names = failures.map(([name]) => name);
       throw ApiError.serviceUnavailable(
         `Not ready: ${names.join(' and ')} ${names.length > 1 ? 'are' : 'is'} unavailable.`,
-        Object.fromEntries(failures.map(([name, problem]) => [name, [problem ?? 'unavailable']])),
+        // Driver errors name hosts, ports and versions: only staff see them; anyone else, up or down.
+        Object.fromEntries(
+          failures.map(([name, problem]) => [
+            name,
+            [caller?.isStaff || caller?.isAdmin ? (problem ?? 'down') : 'down'],
+          ]),
+        ),
       );
     }
     return { data: { status: 'ok', checks: Object.fromEntries(results.map(([name]) => [name, 'up'])) } };

@@ -34,6 +34,11 @@ export class ApiError extends HttpException {
     return new ApiError(HttpStatus.FORBIDDEN, message);
   }
 
+  /** A 403 about one field: the value is known and valid, but this caller may not use it. */
+  static forbiddenField(field: string, problem: string): ApiError {
+    return new ApiError(HttpStatus.FORBIDDEN, `Not allowed: ${field} ${problem}.`, { [field]: [problem] });
+  }
+
   static notFound(message = 'Not found.'): ApiError {
     return new ApiError(HttpStatus.NOT_FOUND, message);
   }

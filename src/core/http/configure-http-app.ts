@@ -4,6 +4,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { AppConfig } from '../config/app-config';
+import { expressTrustProxy } from '../config/trust-proxy';
 import { httpMetricsMiddleware } from '../metrics/http-metrics.middleware';
 import { Metrics } from '../metrics/metrics';
 import { metricsSource } from '../metrics/cluster-metrics';
@@ -12,6 +13,7 @@ import { OpenApiDocumentHolder } from '../openapi/openapi-document.holder';
 import { buildOpenApiDocument } from '../openapi/openapi-document';
 import { bodyParsers } from './body-parsers';
 import { refuseNulCharacters } from './hostile-input';
+import { PUBLIC_URL_SETTING } from './public-address';
 import { requestIdMiddleware } from './request-id.middleware';
 
 export const API_PREFIX = 'api';
@@ -43,7 +45,9 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   // No body-hashing ETag on every answer: reads that can be cached set a strong one from what decides
   // them (http-cache.ts), before the body is built.
   express.set('etag', false);
-  if (config.http.trustProxy) express.set('trust proxy', true);
+  // Never `true` (every hop): a hop count or the proxies' addresses (TRUST_PROXY, trust-proxy.ts).
+  express.set('trust proxy', expressTrustProxy(config.http.trustProxy));
+  express.set(PUBLIC_URL_SETTING, config.publicUrl);
   express.use(requestIdMiddleware);
   const metrics = app.get(Metrics);
   express.use(httpMetricsMiddleware(metrics));

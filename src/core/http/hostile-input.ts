@@ -52,23 +52,31 @@ export function refuseDeepJson(_req: unknown, _res: unknown, body: Buffer): void
 }
 
 const NUL = '\u0000';
-const NUL_PROBLEM = 'must not contain a NUL character';
+export const NUL_PROBLEM = 'must not contain a NUL character';
 
-/** The path of the first string (or key) holding a NUL character in a parsed body or query, or undefined. */
-export function pathOfNul(value: unknown, path = ''): string | undefined {
+/**
+ * The path of the first key or string value in a parsed body or query for which `problem` says
+ * something, with what it said; undefined when nothing is wrong.
+ */
+function firstProblem(
+  value: unknown,
+  problem: (text: string, isKey: boolean) => string | undefined,
+): { path: string; message: string } | undefined {
   // Iterative: a body is depth-limited, but a query string or form body need not be.
-  const stack: [unknown, string][] = [[value, path]];
+  const stack: [unknown, string][] = [[value, '']];
   while (stack.length) {
     const [current, at] = stack.pop() as [unknown, string];
     if (typeof current === 'string') {
-      if (current.includes(NUL)) return at || 'body';
+      const message = problem(current, false);
+      if (message) return { path: at || 'body', message };
     } else if (current !== null && typeof current === 'object' && !Buffer.isBuffer(current)) {
       const entries = Object.entries(current as Record<string, unknown>);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, child] = entries[i];
-        const childPath = at ? `${at}.${key}` : key;
-        // A key cannot be named as it was sent: the NUL would end up in the answer.
-        if (key.includes(NUL)) return childPath.replaceAll(NUL, '\\u0000');
+        // A key holding a NUL cannot be named as it was sent: the NUL would end up in the answer.
+        const childPath = (at ? `${at}.${key}` : key).replaceAll(NUL, '\\u0000');
+        const message = problem(key, true);
+        if (message) return { path: childPath, message };
         stack.push([child, childPath]);
       }
     }
@@ -76,14 +84,37 @@ export function pathOfNul(value: unknown, path = ''): string | undefined {
   return undefined;
 }
 
+const nulProblem = (text: string) => (text.includes(NUL) ? NUL_PROBLEM : undefined);
+
+/** The path of the first string (or key) holding a NUL character in a parsed body or query, or undefined. */
+export function pathOfNul(value: unknown): string | undefined {
+  return firstProblem(value, nulProblem)?.path;
+}
+
+/**
+ * Keys that name JavaScript's object machinery. No field of the registry is called so, and
+ * `constructor` slipped through the unknown-field check (every object has one), so they are
+ * refused like any unknown field, wherever they appear.
+ */
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+const UNKNOWN_FIELD = 'This field is not allowed.';
+
+/** The first NUL character or prototype key in a parsed body, query or form, as a 400; undefined when none. */
+export function hostileInputError(value: unknown): ApiError | undefined {
+  const found = firstProblem(value, (text, isKey) =>
+    isKey && PROTOTYPE_KEYS.has(text) ? UNKNOWN_FIELD : nulProblem(text),
+  );
+  return found && ApiError.invalidField(found.path, found.message);
+}
+
 /**
  * PostgreSQL cannot store a NUL character in text (it fails the statement, a 500), and no field of
  * the registry has a use for one: a request carrying one anywhere — the URL path, a query parameter,
- * a JSON or form body — is answered 400 naming where, before any route sees it. Raw bodies (the
+ * a JSON or form body — is answered 400 naming where, before any route sees it. So is a key named
+ * like JavaScript's prototype machinery (`constructor`, `__proto__`, `prototype`). Raw bodies (the
  * legacy XML endpoints) are left to their parser, which refuses the character as XML does.
  */
 export function refuseNulCharacters(req: Request, _res: Response, next: NextFunction): void {
   if (/%00/i.test(req.path)) return next(ApiError.invalidField('path', NUL_PROBLEM));
-  const field = pathOfNul(req.query) ?? (Buffer.isBuffer(req.body) ? undefined : pathOfNul(req.body));
-  next(field === undefined ? undefined : ApiError.invalidField(field, NUL_PROBLEM));
+  next(hostileInputError(req.query) ?? (Buffer.isBuffer(req.body) ? undefined : hostileInputError(req.body)));
 }

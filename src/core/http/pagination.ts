@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ApiError } from './api-error';
+import { requestPublicBaseUrl } from './public-address';
 
 export interface PageRequest {
   page: number;
@@ -40,9 +41,13 @@ export function parsePageRequest(
   return { page, pageSize, offset: (page - 1) * pageSize };
 }
 
-/** The absolute URL of this request with another page; honours X-Forwarded-Proto/Host under TRUST_PROXY. */
+/**
+ * The absolute URL of this request with another page, on the registry's one public base URL
+ * (PUBLIC_URL when set, so neither Host nor X-Forwarded-Host can point a client elsewhere).
+ */
 function pageUrl(req: Request, page: number): string {
-  const url = new URL(req.originalUrl, `${req.protocol}://${req.host}`);
+  // Concatenated, not resolved: a path starting `//` stays a path, and a PUBLIC_URL path prefix is kept.
+  const url = new URL(`${requestPublicBaseUrl(req)}${req.originalUrl}`);
   url.searchParams.set('page', String(page));
   return url.toString();
 }

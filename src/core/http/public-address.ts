@@ -1,4 +1,12 @@
 import type { Request } from 'express';
+import { ApiError } from './api-error';
+
+/** The Express app setting that holds PUBLIC_URL, for code that has a request but no config (pagination). */
+export const PUBLIC_URL_SETTING = 'registry public url';
+
+/** A host name or address with an optional port: what a request's origin may be built from. */
+const HOST =
+  /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
 /**
  * The registry's public base URL (`https://registry.example.org`, no trailing slash): the one
@@ -11,5 +19,17 @@ import type { Request } from 'express';
 export function publicBaseUrl(publicUrl: string | null, req?: Request): string {
   if (publicUrl !== null) return publicUrl.replace(/\/+$/, '');
   if (!req) throw new Error('PUBLIC_URL is not set: a public address cannot be made without a request.');
+  // A Host that is not a host name (`a b`) cannot start a URL: the client's mistake, so a 400.
+  if (!req.host || !HOST.test(req.host)) {
+    throw ApiError.badRequest('The Host header is not a valid host name.', {
+      Host: ['must be a host name or address, with an optional port'],
+    });
+  }
   return `${req.protocol}://${req.host}`;
+}
+
+/** publicBaseUrl for code that has only the request: PUBLIC_URL as configureHttpApp stored it, else the request's origin. */
+export function requestPublicBaseUrl(req: Request): string {
+  const publicUrl = req.app.get(PUBLIC_URL_SETTING) as string | null | undefined;
+  return publicBaseUrl(publicUrl ?? null, req);
 }

@@ -112,7 +112,8 @@ export class AccountsService {
       if (orcid && (await this.users.existsBy(manager, { orcid }))) {
         throw ApiError.conflict(`A user with ORCID ${orcid} already exists.`, { orcid: ['already exists'] });
       }
-      const name = input.name?.trim() || email.split('@')[0];
+      // No name given: the public label stays empty (the email's local part is not for publishing).
+      const name = input.name?.trim() || null;
       const user = await this.insertAccount(manager, {
         email,
         passwordHash,
@@ -218,11 +219,17 @@ export class AccountsService {
 
   /**
    * The active account these credentials sign in to, or undefined. Unknown addresses and accounts
-   * without a password are compared against a dummy hash, so the answer takes as long either way.
+   * without a password are compared against a dummy hash of the configured cost, so the answer takes
+   * as long either way; a hash of another cost is replaced at a successful login.
    */
   async authenticate(email: string, password: string): Promise<User | undefined> {
     const user = await this.findForLogin(email);
-    return (await this.passwords.verify(password, user?.passwordHash)) && user ? user : undefined;
+    if (!(await this.passwords.verify(password, user?.passwordHash)) || !user) return undefined;
+    // The cost was changed since this hash was made: the password is known now, so the hash follows it.
+    if (this.passwords.needsRehash(user.passwordHash)) {
+      await this.users.replacePasswordHash(user.id, user.passwordHash, await this.passwords.hash(password));
+    }
+    return user;
   }
 
   /** The account with its password hash, for login; undefined when unknown, inactive or without a password. */

@@ -35,6 +35,15 @@ export class UserRepository {
       .getOne() as Promise<(User & { email: string; passwordHash: string }) | null>;
   }
 
+  /** Replaces the hash, only while it is still `previous` (a concurrent password change wins). */
+  async replacePasswordHash(userId: number, previous: string, next: string): Promise<void> {
+    await this.dataSource.query('UPDATE registry_user SET password_hash = $3 WHERE id = $1 AND password_hash = $2', [
+      userId,
+      previous,
+      next,
+    ]);
+  }
+
   /** The account of this email, as citext compares it. */
   async findByEmail(email: string): Promise<User | null> {
     return this.dataSource.getRepository(User).findOne({ where: { email } });

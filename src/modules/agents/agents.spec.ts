@@ -1,10 +1,10 @@
 import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { ApiError } from '../../core/http/api-error';
-import { canEditAgent } from './agent-edit.policy';
+import { assertMayChangeSharedAgent, canEditAgent } from './agent-edit.policy';
 import { toIndividualDto } from './dto/individual.dto';
 import { Individual } from './individual.entity';
 import { individualLabel } from './individuals.service';
-import { parsePathId } from './path-id';
+import { parsePathId } from '../../core/http/row-id';
 
 const user = (overrides: Partial<AuthenticatedUser> = {}): AuthenticatedUser => ({
   userId: 7,
@@ -26,6 +26,23 @@ describe('canEditAgent', () => {
     expect(canEditAgent({ createdBy: 8 }, user({ isStaff: true }))).toBe(true);
     expect(canEditAgent({ createdBy: null }, user({ isAdmin: true }))).toBe(true);
     expect(canEditAgent({ createdBy: 7 }, undefined)).toBe(false);
+  });
+});
+
+describe('assertMayChangeSharedAgent', () => {
+  const used = (answer: boolean) => () => Promise.resolve(answer);
+  const status = (promise: Promise<void>) =>
+    promise.then(
+      () => 200,
+      (error: ApiError) => error.getStatus(),
+    );
+
+  it('lets the creator change a record only while no other owner uses it; staff always', async () => {
+    expect(await status(assertMayChangeSharedAgent({ createdBy: 7 }, user(), 'platform', used(false)))).toBe(200);
+    expect(await status(assertMayChangeSharedAgent({ createdBy: 7 }, user(), 'platform', used(true)))).toBe(403);
+    expect(await status(assertMayChangeSharedAgent({ createdBy: 8 }, user(), 'platform', used(false)))).toBe(403);
+    const staff = user({ isStaff: true });
+    expect(await status(assertMayChangeSharedAgent({ createdBy: 8 }, staff, 'platform', used(true)))).toBe(200);
   });
 });
 

@@ -31,7 +31,7 @@ import {
   toArchiveDto,
 } from './dto/archive.dto';
 import { CollectorInputDto } from './dto/collector-input.dto';
-import { parsePathId } from './path-id';
+import { parsePathId } from '../../core/http/row-id';
 import { AnonymousReadLimit } from '../../core/http/anonymous-read-limit.guard';
 
 @ApiTags('archives')

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../../core/http/api-error';
+import { textLength } from '../../core/http/text-length';
 import { MatchOptions, fieldPath } from '../vocabularies/common/create-or-match';
 import { LabelledRowRepository } from '../vocabularies/common/labelled-row.repository';
 import { trimToNull } from '../../core/http/trim';
@@ -13,12 +14,14 @@ import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { definedOnly } from '../vocabularies/common/defined-only';
 import { refuseTakenLabel } from '../vocabularies/common/label-taken';
 import { storedEqualsSent } from '../vocabularies/common/stored-equals-sent';
-import { canEditAgent } from './agent-edit.policy';
+import { assertMayChangeSharedAgent } from './agent-edit.policy';
+import { AgentUsageRepository } from '../vocabularies/common/agent-usage.repository';
 
 /** Archive labels are unique (trimmed, case-insensitive): every write that names one files it under that label. */
 @Injectable()
 export class ArchivesService {
   constructor(
+    private readonly usage: AgentUsageRepository,
     private readonly rows: ArchiveRepository,
     private readonly institutions: InstitutionRepository,
     private readonly labelled: LabelledRowRepository,
@@ -76,7 +79,7 @@ export class ArchivesService {
    */
   async update(id: number, patch: ArchivePatchDto, user: AuthenticatedUser): Promise<Archive> {
     const current = await this.get(id);
-    if (!canEditAgent(current, user)) throw ApiError.forbidden('You may not edit this archive.');
+    await assertMayChangeSharedAgent(current, user, 'archive', () => this.usage.usedByOthers('archive', id, user));
     if (patch.label === null) throw ApiError.invalidField('label', 'must not be empty');
     const countryId = await this.vocabularies.countryIdPatch(patch.country);
     const parent = patch.parent_institution;
@@ -113,7 +116,7 @@ export class ArchivesService {
     const manager = options.manager;
     const label = trimToNull(input.label);
     if (!label) throw ApiError.invalidField(fieldPath(options.field, 'label'), 'must not be empty');
-    if (label.length > 200)
+    if (textLength(label) > 200)
       throw ApiError.invalidField(fieldPath(options.field, 'label'), 'must be at most 200 characters');
     const country = await this.vocabularies.resolveCountry(input.country, fieldPath(options.field, 'country'), manager);
     const values = {

@@ -1,3 +1,4 @@
+import { isRowId } from '../../core/http/row-id';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../../core/http/api-error';
@@ -35,7 +36,8 @@ export class CollectorsService {
       const field = `${list}.${index}`;
       const input = typeof reference === 'number' ? { id: reference } : reference;
       if (input.id !== undefined && input.id !== null) {
-        if (!(await this.rows.exists(input.id, manager))) {
+        // Batch and legacy XML rows come here without the DTO's bounds: an id past int4 is unknown, not a 500.
+        if (!isRowId(input.id) || !(await this.rows.exists(input.id, manager))) {
           throw ApiError.invalidField(`${field}.id`, `no collector has id ${input.id}`);
         }
         ids.push(input.id);

@@ -20,7 +20,7 @@ import {
   toIndividualDto,
 } from './dto/individual.dto';
 import { IndividualsService } from './individuals.service';
-import { parsePathId } from './path-id';
+import { parsePathId } from '../../core/http/row-id';
 import { AnonymousReadLimit } from '../../core/http/anonymous-read-limit.guard';
 
 @ApiTags('individuals')

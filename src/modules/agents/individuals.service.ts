@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../../core/http/api-error';
+import { textLength } from '../../core/http/text-length';
 import { MatchOptions, fieldPath } from '../vocabularies/common/create-or-match';
 import { LabelledRowRepository } from '../vocabularies/common/labelled-row.repository';
 import { trimToNull } from '../../core/http/trim';
@@ -11,7 +12,8 @@ import { IndividualPatchDto, IndividualWriteDto } from './dto/individual.dto';
 import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { definedOnly } from '../vocabularies/common/defined-only';
 import { storedEqualsSent } from '../vocabularies/common/stored-equals-sent';
-import { canEditAgent } from './agent-edit.policy';
+import { assertMayChangeSharedAgent } from './agent-edit.policy';
+import { AgentUsageRepository } from '../vocabularies/common/agent-usage.repository';
 import { ORCID, identifierTaken, inTransaction, resolveAgent } from './agent-identity';
 import { Individual } from './individual.entity';
 import { IndividualRepository } from './individual.repository';
@@ -31,6 +33,7 @@ export function individualLabel(input: {
 @Injectable()
 export class IndividualsService {
   constructor(
+    private readonly usage: AgentUsageRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly rows: IndividualRepository,
     private readonly labelled: LabelledRowRepository,
@@ -80,11 +83,14 @@ export class IndividualsService {
 
   /**
    * PATCH /api/individuals/{id}/: the fields sent replace the stored ones. Only callers who may edit
-   * the row (its creator, staff, admins); 409 when the new identifier is another individual's.
+   * the row (assertMayChangeSharedAgent: staff, or its creator while no other owner's sample names it);
+   * 409 when the new identifier is another individual's.
    */
   async update(id: number, patch: IndividualPatchDto, user: AuthenticatedUser): Promise<Individual> {
     const current = await this.get(id);
-    if (!canEditAgent(current, user)) throw ApiError.forbidden('You may not edit this individual.');
+    await assertMayChangeSharedAgent(current, user, 'individual', () =>
+      this.usage.usedByOthers('individual', id, user),
+    );
     const fname = patch.fname !== undefined ? patch.fname : current.fname;
     const lname = patch.lname !== undefined ? patch.lname : current.lname;
     const label =
@@ -130,7 +136,7 @@ export class IndividualsService {
     const uri = trimToNull(input.individual_uri);
     if (!label && !uri) return null;
     const labelField = fieldPath(options.field, 'label');
-    if (label && label.length > 200) throw ApiError.invalidField(labelField, 'must be at most 200 characters');
+    if (label && textLength(label) > 200) throw ApiError.invalidField(labelField, 'must be at most 200 characters');
     return inTransaction(options.manager, this.dataSource, async (manager) => {
       const found = await resolveAgent(this.rows, this.labelled, manager, {
         identifier: ORCID,

@@ -20,7 +20,7 @@ import {
   toInstitutionDto,
 } from './dto/institution.dto';
 import { InstitutionsService } from './institutions.service';
-import { parsePathId } from './path-id';
+import { parsePathId } from '../../core/http/row-id';
 import { AnonymousReadLimit } from '../../core/http/anonymous-read-limit.guard';
 
 @ApiTags('institutions')

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../../core/http/api-error';
+import { textLength } from '../../core/http/text-length';
 import { MatchOptions, fieldPath } from '../vocabularies/common/create-or-match';
 import { LabelledRowRepository } from '../vocabularies/common/labelled-row.repository';
 import { trimToNull } from '../../core/http/trim';
@@ -11,7 +12,8 @@ import { InstitutionPatchDto, InstitutionWriteDto } from './dto/institution.dto'
 import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { definedOnly } from '../vocabularies/common/defined-only';
 import { storedEqualsSent } from '../vocabularies/common/stored-equals-sent';
-import { canEditAgent } from './agent-edit.policy';
+import { assertMayChangeSharedAgent } from './agent-edit.policy';
+import { AgentUsageRepository } from '../vocabularies/common/agent-usage.repository';
 import { ROR, identifierTaken, inTransaction, resolveAgent } from './agent-identity';
 import { Institution } from './institution.entity';
 import { InstitutionRepository } from './institution.repository';
@@ -19,6 +21,7 @@ import { InstitutionRepository } from './institution.repository';
 @Injectable()
 export class InstitutionsService {
   constructor(
+    private readonly usage: AgentUsageRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly rows: InstitutionRepository,
     private readonly labelled: LabelledRowRepository,
@@ -65,7 +68,9 @@ export class InstitutionsService {
    */
   async update(id: number, patch: InstitutionPatchDto, user: AuthenticatedUser): Promise<Institution> {
     const current = await this.get(id);
-    if (!canEditAgent(current, user)) throw ApiError.forbidden('You may not edit this institution.');
+    await assertMayChangeSharedAgent(current, user, 'institution', () =>
+      this.usage.usedByOthers('institution', id, user),
+    );
     if (patch.label === null) throw ApiError.invalidField('label', 'must not be empty');
     const countryId = await this.vocabularies.countryIdPatch(patch.country);
     const label = patch.label?.trim();
@@ -100,7 +105,7 @@ export class InstitutionsService {
     const ror = trimToNull(input.ror);
     if (!label && !ror) return null;
     const labelField = fieldPath(options.field, 'label');
-    if (label && label.length > 200) throw ApiError.invalidField(labelField, 'must be at most 200 characters');
+    if (label && textLength(label) > 200) throw ApiError.invalidField(labelField, 'must be at most 200 characters');
     return inTransaction(options.manager, this.dataSource, async (manager) => {
       const country = await this.vocabularies.resolveCountry(
         input.country,

@@ -2,6 +2,8 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { KeyObject, createPublicKey, createSecretKey } from 'node:crypto';
 import jwt, { JwtHeader, JwtPayload } from 'jsonwebtoken';
 import { Clock } from '../../core/clock';
+import { AppConfig, normaliseIssuer } from '../../core/config/app-config';
+import { InjectAppConfig } from '../../core/config/app-config.token';
 import { ApiError } from '../../core/http/api-error';
 import { AccountsService } from '../accounts/accounts.service';
 import { User } from '../accounts/user.entity';
@@ -20,6 +22,12 @@ const ASYMMETRIC_ALGORITHMS: jwt.Algorithm[] = [
   'ES512',
 ];
 const JWKS_CACHE_MS = 10 * 60 * 1000;
+/**
+ * An id_token naming a key we do not know refetches the issuer's keys (they may have rotated), but
+ * at most once per this many ms per JWKS URL, and one fetch at a time: unknown `kid`s cannot make
+ * us hammer the identity provider.
+ */
+export const JWKS_REFRESH_COOLDOWN_MS = 30 * 1000;
 const INVALID_ID_TOKEN = 'The identity token is invalid or expired.';
 
 export interface CreateConnectionInput {
@@ -54,17 +62,23 @@ export function verifiedEmail(claims: JwtPayload): string | undefined {
 
 /**
  * Integration connections: OpenID Connect issuers whose id_tokens (signature, iss, aud, exp
- * verified) are exchanged for registry tokens. The identity is matched by `sub` to the user's ORCID,
- * else by the `email` claim to the user's email.
+ * verified) are exchanged for registry tokens. The identity is matched by `sub` to the user's ORCID
+ * when the issuer is an ORCID issuer (config auth.orcidIdTokenIssuers), else by the `email` claim
+ * to the user's email.
  */
 @Injectable()
 export class ConnectionService {
   private readonly jwksCache = new Map<string, { fetchedAt: number; keys: Jwk[] }>();
+  /** The fetch under way per JWKS URL, which every concurrent caller awaits. */
+  private readonly jwksInFlight = new Map<string, Promise<Jwk[]>>();
+  /** When each JWKS URL was last asked (successfully or not), for the refresh cool-down. */
+  private readonly jwksAskedAt = new Map<string, number>();
 
   constructor(
     private readonly connections: AuthConnectionRepository,
     private readonly accounts: AccountsService,
     private readonly clock: Clock,
+    @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 
   async create(input: CreateConnectionInput): Promise<AuthConnection> {
@@ -113,7 +127,13 @@ export class ConnectionService {
     const connection = await this.connections.findWithSecret(connectionName);
     if (!connection) throw ApiError.notFound(`No integration connection named ${connectionName}.`);
     const claims = await this.verifyIdToken(connection, idToken);
-    const orcid = typeof claims.sub === 'string' ? claims.sub.replace(/^https?:\/\/orcid\.org\//, '') : undefined;
+    // Only an ORCID issuer's `sub` is an ORCID iD; another issuer's `sub` is whatever that issuer
+    // chose (a user could pick Alice's ORCID as their id there), so those sign in by email alone.
+    const orcidIssuer = this.config.auth.orcidIdTokenIssuers.includes(normaliseIssuer(connection.issuer));
+    const orcid =
+      orcidIssuer && typeof claims.sub === 'string'
+        ? claims.sub.replace(/^https?:\/\/(?:sandbox\.)?orcid\.org\//, '')
+        : undefined;
     const byOrcid = orcid ? await this.accounts.findByOrcid(orcid) : undefined;
     const email = verifiedEmail(claims);
     if (!byOrcid && typeof claims.email === 'string' && email === undefined) {
@@ -184,9 +204,26 @@ export class ConnectionService {
     }
   }
 
+  /**
+   * The issuer's keys: cached for JWKS_CACHE_MS; `refresh` (an unknown kid) fetches again only when
+   * the last fetch is older than the cool-down. Concurrent callers share one fetch.
+   */
   private async jwks(url: string, refresh: boolean): Promise<Jwk[]> {
     const cached = this.jwksCache.get(url);
-    if (cached && !refresh && Date.now() - cached.fetchedAt < JWKS_CACHE_MS) return cached.keys;
+    const now = Date.now();
+    if (cached && now - cached.fetchedAt < JWKS_CACHE_MS) {
+      if (!refresh || now - (this.jwksAskedAt.get(url) ?? 0) < JWKS_REFRESH_COOLDOWN_MS) return cached.keys;
+    }
+    let pending = this.jwksInFlight.get(url);
+    if (!pending) {
+      this.jwksAskedAt.set(url, now);
+      pending = this.fetchJwks(url).finally(() => this.jwksInFlight.delete(url));
+      this.jwksInFlight.set(url, pending);
+    }
+    return pending;
+  }
+
+  private async fetchJwks(url: string): Promise<Jwk[]> {
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);

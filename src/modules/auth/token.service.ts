@@ -9,13 +9,10 @@ import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { ApiError } from '../../core/http/api-error';
+import { isUuid } from '../../core/http/uuid';
 import { UserRepository } from '../accounts/user.repository';
 import { PairOrigin, TokenKind, TokenPair } from './token-pair.entity';
 import { TokenPairRepository } from './token-pair.repository';
-
-function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
-}
 
 export const INVALID_REFRESH_MESSAGE = 'Invalid or expired refresh token.';
 export const MAX_ACTIVE_DEVELOPER_PAIRS = 5;
@@ -263,10 +260,11 @@ export class TokenService {
     if (
       typeof claims === 'string' ||
       claims.typ !== 'refresh' ||
+      typeof claims.exp !== 'number' ||
       !claims.jti ||
       !claims.sub ||
       typeof claims.sid !== 'string' ||
-      !/^[0-9a-f-]{36}$/i.test(claims.sid) ||
+      !isUuid(claims.sid) ||
       !Number.isInteger(claims.gen)
     ) {
       throw ApiError.unauthorized(INVALID_REFRESH_MESSAGE);
@@ -320,7 +318,7 @@ export class TokenService {
 
   /** Deletes (revokes) one developer pair of the user; 404 when it is not theirs or not active. */
   async revokeDeveloperPair(userId: number, pairId: string): Promise<void> {
-    if (!/^[0-9a-f-]{36}$/i.test(pairId)) throw ApiError.notFound('Developer token not found.');
+    if (!isUuid(pairId)) throw ApiError.notFound('Developer token not found.');
     const revoked = await this.pairs.revoke([pairId], {
       reason: 'deleted',
       now: this.clock.now(),
@@ -339,16 +337,18 @@ export class TokenService {
    */
   async authenticateClaims(claims: AccessClaims): Promise<AuthenticatedUser> {
     const now = this.nowSeconds();
-    if (typeof claims.exp === 'number' && now >= claims.exp) {
-      throw ApiError.unauthorized('The access token has expired.');
+    // An access token always carries a numeric `exp`: one without (or with `"exp": "never"`) is refused.
+    if (typeof claims.exp !== 'number' || !Number.isFinite(claims.exp)) {
+      throw ApiError.unauthorized('The access token is invalid.');
     }
-    if ((typeof claims.nbf === 'number' && now < claims.nbf) || claims.exp === undefined) {
+    if (now >= claims.exp) throw ApiError.unauthorized('The access token has expired.');
+    if (claims.nbf !== undefined && (typeof claims.nbf !== 'number' || now < claims.nbf)) {
       throw ApiError.unauthorized('The access token is invalid.');
     }
     if (claims.typ !== 'access' || typeof claims.sid !== 'string' || !claims.sub) {
       throw ApiError.unauthorized('The access token is invalid.');
     }
-    if (!/^[0-9a-f-]{36}$/i.test(claims.sid)) throw ApiError.unauthorized('The access token is invalid.');
+    if (!isUuid(claims.sid)) throw ApiError.unauthorized('The access token is invalid.');
     const caller = await this.pairCaller(claims.sid, claims.gen, claims.sub);
     if (!caller) throw ApiError.unauthorized('The access token has been revoked.');
     return caller;

@@ -8,6 +8,7 @@ import { withTimeout } from '../../core/async/with-timeout';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { Clock } from '../../core/clock';
 import { ApiError } from '../../core/http/api-error';
+import { isUuid } from '../../core/http/uuid';
 import { QueueName } from '../../core/queue/queue-names';
 import { UserRepository } from '../accounts/user.repository';
 import { FileWithContent, FilesService } from '../files/files.service';
@@ -228,7 +229,7 @@ export class BackgroundJobsService {
   }
 
   async find(id: string, manager?: EntityManager): Promise<BackgroundJob | undefined> {
-    if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+    if (!isUuid(id)) return undefined;
     return (await this.rows.find(id, manager)) ?? undefined;
   }
 

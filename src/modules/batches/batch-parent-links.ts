@@ -1,7 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { IgsnService } from '../samples/igsn.service';
 import { SampleAccessPolicy, SampleCaller } from '../samples/sample-access.policy';
-import { ParentLink, refusedParentLinks } from '../samples/sample-lineage';
+import { PARENT_NEEDS_EDIT, ParentLink, refusedParentLinks } from '../samples/sample-lineage';
 import { SampleRepository } from '../samples/sample.repository';
 
 interface PendingLink {
@@ -16,7 +16,7 @@ interface PendingLink {
  * The Parent IGSN cells of one batch. A parent may be a row of the same file, above or below —
  * named by the IGSN in its IGSN column or by the one it is minted — so parents are linked only
  * once every row is inserted, in the batch's transaction, with the rules of POST /api/samples/
- * (visible to the uploader, not the sample itself) plus no cycles, within the file or through
+ * (visible to the uploader, editable by them, not the sample itself) plus no cycles, within the file or through
  * stored samples.
  */
 export class BatchParentLinks {
@@ -71,6 +71,8 @@ export class BatchParentLinks {
         if (complete || !suffix) fail(`no sample with IGSN ${link.parent} is visible to you`);
       } else if (child && parent.igsn === child) {
         fail('cannot be the sample itself');
+      } else if (!this.policy.canEdit(parent, caller)) {
+        fail(PARENT_NEEDS_EDIT(link.parent));
       } else if (child && this.leadsBackTo(child, parent.igsn, parentOf)) {
         fail(`${link.parent} is a descendant of this sample in the same file (a cycle)`);
       } else if (child) {

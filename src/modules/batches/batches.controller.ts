@@ -10,6 +10,7 @@ import {
   Res,
   StreamableFile,
   UploadedFile,
+  UseGuards,
   UseInterceptors,
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
@@ -40,6 +41,8 @@ import { IDEMPOTENCY_KEY_HEADER } from '../background-jobs/background-jobs.servi
 import { IdempotencyKey } from '../background-jobs/idempotency-key.decorator';
 import { BatchesService, UploadedSpreadsheet } from './batches.service';
 import { BatchHistoryListResponse, BatchHistoryResponse, BatchQueuedResponse, BatchUploadForm } from './dto/batch.dto';
+import { UploadPermissionGuard } from '../../core/auth/upload-permission.guard';
+import { RefuseNulInFormInterceptor } from '../../core/http/multipart-form.interceptor';
 
 const NOT_FOUND = { type: ErrorBody, example: { message: 'Batch not found.', errors: {} } };
 
@@ -52,7 +55,8 @@ export class BatchesController {
   @Post('upload')
   @HttpCode(202)
   @AcceptsContentTypes('multipart/form-data')
-  @UseInterceptors(FileInterceptor('file'))
+  @UseGuards(UploadPermissionGuard)
+  @UseInterceptors(FileInterceptor('file'), RefuseNulInFormInterceptor)
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: BatchUploadForm })
   @ApiOperation({

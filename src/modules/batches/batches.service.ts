@@ -18,6 +18,7 @@ import { XLSX_CONTENT_TYPE } from './batch-registration.service';
 import { BatchHistoryDto, BatchQueued } from './dto/batch.dto';
 import { BatchTemplatesService } from './templates/batch-templates.service';
 import { WorkbookLayout, inspectUpload } from './xlsx-inspection';
+import { mayUpload } from '../../core/auth/upload-permission.guard';
 
 export interface UploadedSpreadsheet {
   originalname: string;
@@ -77,9 +78,8 @@ export class BatchesService {
     user: AuthenticatedUser,
     idempotencyKey?: string,
   ): Promise<BatchQueued> {
-    if (!user.uploadPermission && !user.isStaff && !user.isAdmin) {
-      throw ApiError.forbidden('Uploading batches requires upload permission.');
-    }
+    // The controller's UploadPermissionGuard refused strangers before the body was read; kept for other callers.
+    if (!mayUpload(user)) throw ApiError.forbidden('Uploading batches requires upload permission.');
     if (!file) throw ApiError.invalidField('file', 'is required (multipart field "file")');
     const known = ['save_as_draft', 'template_id', 'registry_code', 'object_type', 'sesar_code', 'allow_duplicate'];
     for (const key of Object.keys(form)) {

@@ -1,13 +1,17 @@
 import { HttpStatus } from '@nestjs/common';
 import { ApiError } from '../../core/http/api-error';
+import { XmlCharacterProblem, firstXmlTag, xmlStartTags } from './xml-tags';
 import { ZipArchive, ZipProblem } from './zip-archive';
 
 export const MAX_BATCH_ROWS = 100_000;
 /** Entries inflating past 1 MiB at more than this ratio are refused (zip bombs). */
 const MAX_ENTRY_RATIO = 200;
 const MAX_ENTRIES = 2_000;
-/** workbook.xml and its relationships: a few kilobytes in real workbooks. */
-const MAX_STRUCTURE_BYTES = 4 * 1024 * 1024;
+/**
+ * workbook.xml and its relationships: a few kilobytes in real workbooks (one `<sheet>` per sheet).
+ * A part larger than this is refused by name rather than read.
+ */
+export const MAX_STRUCTURE_BYTES = 256 * 1024;
 /** Where the sheet's `<dimension>` is looked for: it comes right after the sheet's properties. */
 const DIMENSION_WINDOW_BYTES = 64 * 1024;
 
@@ -22,6 +26,12 @@ const OLE_COMPOUND = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1
 
 function bad(message: string): ApiError {
   return ApiError.badRequest(message, { file: [message] });
+}
+
+function structureTooLarge(part: string): ApiError {
+  return bad(
+    `The workbook part ${part} is larger than ${MAX_STRUCTURE_BYTES / 1024} KiB; a real workbook's is a few KiB.`,
+  );
 }
 
 const ZIP_PROBLEMS: Record<ZipProblem['reason'], string> = {
@@ -69,8 +79,22 @@ export async function inspectWorkbookArchive(buffer: Buffer, maxInflatedBytes: n
       inflatedBytes += result.size;
       return result.head.toString('utf8');
     };
-    const workbookXml = (await inflate('xl/workbook.xml', MAX_STRUCTURE_BYTES)) ?? '';
-    const relsXml = (await inflate('xl/_rels/workbook.xml.rels', MAX_STRUCTURE_BYTES)) ?? '';
+    // A structural part is read whole (it is parsed), so its size is capped by what it really inflates to.
+    const structure = async (name: string) => {
+      const entry = archive.entry(name);
+      if (!entry) return '';
+      if (entry.declaredSize > MAX_STRUCTURE_BYTES) throw structureTooLarge(name);
+      const result = await archive.inflate(entry, {
+        limit: maxInflatedBytes - inflatedBytes,
+        maxRatio: MAX_ENTRY_RATIO,
+        keep: MAX_STRUCTURE_BYTES + 1,
+      });
+      inflatedBytes += result.size;
+      if (result.size > MAX_STRUCTURE_BYTES) throw structureTooLarge(name);
+      return result.head.toString('utf8');
+    };
+    const workbookXml = await structure('xl/workbook.xml');
+    const relsXml = await structure('xl/_rels/workbook.xml.rels');
     const sheets = sheetsOf(workbookXml, relsXml);
     const samplesName = samplesSheetName(sheets.map((sheet) => sheet.name));
     const samplesSheet = sheets.find((sheet) => sheet.name === samplesName);
@@ -85,6 +109,7 @@ export async function inspectWorkbookArchive(buffer: Buffer, maxInflatedBytes: n
     return { inflatedBytes, sheets, samplesSheet, declaredRows };
   } catch (error) {
     if (error instanceof ZipProblem) throw bad(ZIP_PROBLEMS[error.reason]);
+    if (error instanceof XmlCharacterProblem) throw bad(`The workbook's structure is not valid XML: ${error.message}.`);
     throw error;
   }
 }
@@ -133,38 +158,21 @@ export function samplesSheetName(names: string[]): string | undefined {
   );
 }
 
-const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-function unescapeXml(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|apos|#x[0-9a-f]+|#\d+);/gi, (_, name: string) => {
-    if (name[0] !== '#') return XML_ENTITIES[name.toLowerCase()];
-    return String.fromCodePoint(name[1].toLowerCase() === 'x' ? parseInt(name.slice(2), 16) : Number(name.slice(1)));
-  });
-}
-
-function attributes(tag: string): Map<string, string> {
-  const found = new Map<string, string>();
-  for (const match of tag.matchAll(/([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
-    found.set(match[1], unescapeXml(match[2] ?? match[3]));
-  }
-  return found;
-}
-
 /** Sheet names (workbook.xml) joined to their parts' paths (workbook.xml.rels). */
 function sheetsOf(workbookXml: string, relsXml: string): { name: string; path: string }[] {
   const targets = new Map<string, string>();
-  for (const match of relsXml.matchAll(/<(?:\w+:)?Relationship\b([^>]*)>/g)) {
-    const attrs = attributes(match[1]);
-    const id = attrs.get('Id');
-    const target = attrs.get('Target');
+  for (const tag of xmlStartTags(relsXml)) {
+    if (tag.name !== 'Relationship') continue;
+    const id = tag.attributes.get('Id');
+    const target = tag.attributes.get('Target');
     if (!id || !target) continue;
     targets.set(id, target.startsWith('/') ? target.slice(1) : `xl/${target.replace(/^\.\//, '')}`);
   }
   const sheets: { name: string; path: string }[] = [];
-  for (const match of workbookXml.matchAll(/<(?:\w+:)?sheet\b([^>]*)>/g)) {
-    const attrs = attributes(match[1]);
-    const name = attrs.get('name');
-    const relation = [...attrs.entries()].find(([key]) => /(^|:)id$/.test(key) && key !== 'sheetId')?.[1];
+  for (const tag of xmlStartTags(workbookXml)) {
+    if (tag.name !== 'sheet') continue;
+    const name = tag.attributes.get('name');
+    const relation = [...tag.attributes.entries()].find(([key]) => key === 'id' || key.endsWith(':id'))?.[1];
     const path = relation ? targets.get(relation) : undefined;
     if (name !== undefined && path) sheets.push({ name, path });
   }
@@ -173,7 +181,7 @@ function sheetsOf(workbookXml: string, relsXml: string): { name: string; path: s
 
 /** `<dimension ref="A1:F50001"/>` → 50000 rows after the header. */
 function dimensionRows(sheetHead: string): number | undefined {
-  const ref = /<(?:\w+:)?dimension\b[^>]*\bref="([^"]+)"/.exec(sheetHead)?.[1];
+  const ref = firstXmlTag(sheetHead, 'dimension')?.attributes.get('ref');
   const last = ref ? /(\d+)$/.exec(ref)?.[1] : undefined;
   return last ? Math.max(0, Number(last) - 1) : undefined;
 }

@@ -1,5 +1,5 @@
 import { InjectQueue, OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
-import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Job, Queue } from 'bullmq';
 import { Client } from 'pg';
 import { AppConfig } from '../../core/config/app-config';
@@ -23,7 +23,10 @@ const LISTEN_RETRY_MS = 5_000;
  * registration off, nothing is scheduled and jobs are dropped.
  */
 @QueueProcessor(QueueName.DoiRegistration)
-export class DoiDeliveryProcessor extends WorkerHost implements OnApplicationBootstrap, OnApplicationShutdown {
+export class DoiDeliveryProcessor
+  extends WorkerHost
+  implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
+{
   private readonly logger = new Logger(DoiDeliveryProcessor.name);
   private listener?: Client;
   private listenTimer?: NodeJS.Timeout;
@@ -49,6 +52,11 @@ export class DoiDeliveryProcessor extends WorkerHost implements OnApplicationBoo
       { name: SWEEP_JOB, opts: { removeOnComplete: true, removeOnFail: 100 } },
     );
     await this.listen();
+  }
+
+  /** Before the queue's workers close (they wait for running jobs): a drain ends after its round. */
+  beforeApplicationShutdown(): void {
+    this.delivery.stop();
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -9,13 +9,23 @@ import { IgsnService } from '../samples/igsn.service';
 import { SampleAccessPolicy } from '../samples/sample-access.policy';
 import { SampleMapper, SampleRow, accessFacts } from '../samples/sample.mapper';
 import { SampleRepository } from '../samples/sample.repository';
+import { DataCiteBudget } from './datacite-budget';
 import { DataCiteClient, DeliveryOutcome, doiDocument } from './datacite.client';
+import { DoiMetrics } from './doi-metrics';
+import { DoiPriority } from './doi-priority';
 import { ClaimedDoi, SampleDoiRepository } from './sample-doi.repository';
 
-/** Rows taken per round; each round sends them `concurrency` at a time. */
+/** Rows taken per round at most; each round sends them `concurrency` at a time. */
 const CLAIM_BATCH = 100;
+/** A round takes about what the budget lets its priority send in this time, so interactive rows wait at most that long. */
+const ROUND_SECONDS = 2;
 const FIRST_RETRY_MS = 2_000;
 const LONGEST_RETRY_MS = 3_600_000;
+/** While DataCite is unreachable every worker waits, doubling from the first pause up to the longest. */
+const FIRST_PAUSE_MS = 2_000;
+const LONGEST_PAUSE_MS = 60_000;
+/** Longer waits for the budget end the round: its rows go back, and the sweep after the pause takes them. */
+const LONGEST_BUDGET_WAIT_MS = 10_000;
 
 /** Exponential back-off with ±20% jitter, so a recovering DataCite is not hit by every row at once. */
 export function retryDelayMs(attempts: number, retryAfterMs?: number): number {
@@ -32,6 +42,18 @@ export async function forEachBounded<T>(items: T[], limit: number, work: (item: 
   });
   await Promise.all(lanes);
 }
+
+/** The pause after `outages` rounds in a row earned only retries. */
+export function outagePauseMs(outages: number): number {
+  return Math.min(FIRST_PAUSE_MS * 2 ** Math.min(Math.max(outages - 1, 0), 20), LONGEST_PAUSE_MS);
+}
+
+/** How many rows of a priority one round takes: about ROUND_SECONDS of its budget, at least one per lane. */
+export function roundSize(ratePerSecond: number, concurrency: number): number {
+  return Math.max(concurrency, Math.min(CLAIM_BATCH, Math.ceil(ratePerSecond * ROUND_SECONDS)));
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface DrainResult {
   delivered: number;
@@ -56,6 +78,8 @@ export class DoiDeliveryService {
    * backlog request by request, each waiting for its timeout.
    */
   private unreachable = false;
+  /** Shutting down: drains end after the round in flight (its unsent rows go back). */
+  private stopping = false;
 
   constructor(
     private readonly outbox: SampleDoiRepository,
@@ -63,6 +87,8 @@ export class DoiDeliveryService {
     private readonly mapper: SampleMapper,
     private readonly policy: SampleAccessPolicy,
     private readonly igsn: IgsnService,
+    private readonly budget: DataCiteBudget,
+    private readonly metrics: DoiMetrics,
     private readonly clock: Clock,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {
@@ -73,35 +99,85 @@ export class DoiDeliveryService {
     return this.client !== null;
   }
 
+  stop(): void {
+    this.stopping = true;
+  }
+
   releaseEndedEmbargoes(): Promise<number> {
     return this.outbox.releaseEndedEmbargoes();
   }
 
-  /** Delivers until nothing is due (rows waiting for a retry stay for a later round). */
+  /**
+   * Delivers until nothing is due, interactive rows first (rows waiting for a retry stay for a
+   * later round). Sleeps instead of polling: while every worker is paused (DataCite unreachable,
+   * or 429 Retry-After) it claims nothing and ends; the sweep after the pause starts again.
+   */
   async drain(): Promise<DrainResult> {
     const result: DrainResult = { delivered: 0, retrying: 0, failed: 0, skipped: 0 };
     const datacite = this.config.datacite;
     if (!this.client || !datacite) return result;
-    // A lease outlives the slowest request a round can make, so no row is sent twice at once.
-    const leaseMs = datacite.timeoutMs * Math.ceil(CLAIM_BATCH / datacite.concurrency) + 60_000;
-    for (;;) {
-      const claims = await this.outbox.claimDue(this.unreachable ? datacite.concurrency : CLAIM_BATCH, leaseMs);
-      if (!claims.length) break;
+    // A lease outlives the slowest round (each lane waits for the budget, then for DataCite), so
+    // no row is sent twice at once.
+    const leaseMs =
+      (datacite.timeoutMs + LONGEST_BUDGET_WAIT_MS) * Math.ceil(CLAIM_BATCH / datacite.concurrency) + 60_000;
+    while (!this.stopping) {
+      if ((await this.budget.pausedForMs()) > LONGEST_BUDGET_WAIT_MS) break;
+      const round = await this.claimRound(datacite, leaseMs);
+      if (!round) break;
       const before = { ...result };
-      await this.deliverAll(claims, datacite, result);
+      await this.deliverAll(round.claims, round.priority, datacite, result);
       this.logger.log(
-        `DOI delivery: ${result.delivered} delivered, ${result.retrying} to retry, ${result.failed} rejected, ` +
-          `${result.skipped} not public yet`,
+        `DOI delivery (${round.priority}): ${result.delivered} delivered, ${result.retrying} to retry, ` +
+          `${result.failed} rejected, ${result.skipped} not public yet`,
       );
       const answered = result.delivered + result.failed - before.delivered - before.failed;
       const retried = result.retrying - before.retrying;
-      this.unreachable = retried > 0 && answered === 0;
-      if (this.unreachable) break;
+      await this.budget.countDelivered(result.delivered - before.delivered);
+      if (retried > 0 && answered === 0) {
+        this.unreachable = true;
+        const until = await this.budget.pause(outagePauseMs(await this.budget.recordOutage()));
+        this.logger.warn(`DataCite did not answer: every worker waits until ${until.toISOString()}`);
+        break;
+      }
+      if (answered > 0 && this.unreachable) {
+        this.unreachable = false;
+        await this.budget.endOutage();
+      }
     }
     return result;
   }
 
-  private async deliverAll(claims: ClaimedDoi[], datacite: DataCiteConfig, result: DrainResult): Promise<void> {
+  /** Due interactive rows, else due bulk rows: a round of one priority. */
+  private async claimRound(
+    datacite: DataCiteConfig,
+    leaseMs: number,
+  ): Promise<{ priority: DoiPriority; claims: ClaimedDoi[] } | undefined> {
+    for (const priority of ['interactive', 'bulk'] as const) {
+      const size = this.unreachable
+        ? datacite.concurrency
+        : roundSize(this.budget.ratePerSecond(priority), datacite.concurrency);
+      const claims = await this.outbox.claimDue(priority, size, leaseMs);
+      if (claims.length) return { priority, claims };
+    }
+    return undefined;
+  }
+
+  /** Waits for a request of the budget; false when the wait is too long for this round. */
+  private async takeBudget(priority: DoiPriority): Promise<boolean> {
+    for (;;) {
+      const waitMs = await this.budget.take(priority);
+      if (waitMs === 0) return true;
+      if (waitMs > LONGEST_BUDGET_WAIT_MS) return false;
+      await sleep(waitMs);
+    }
+  }
+
+  private async deliverAll(
+    claims: ClaimedDoi[],
+    priority: DoiPriority,
+    datacite: DataCiteConfig,
+    result: DrainResult,
+  ): Promise<void> {
     const now = this.clock.now();
     const rows = new Map(
       (await this.samples.byIds(claims.map((claim) => Number(claim.sampleId)))).map((row) => [row.id, row]),
@@ -112,6 +188,7 @@ export class DoiDeliveryService {
       list.push(this.igsn.toDoi(child.igsn));
       children.set(child.parentId, list);
     }
+    const givenBack: ClaimedDoi[] = [];
     await forEachBounded(claims, datacite.concurrency, async (claim) => {
       const row = rows.get(claim.sampleId);
       const isPublic = row !== undefined && SampleAccessPolicy.isPublic(accessFacts(row), now);
@@ -120,9 +197,19 @@ export class DoiDeliveryService {
         await this.outbox.recordDelivered(claim, 'pending', false);
         return;
       }
+      if (this.stopping || givenBack.length || !(await this.takeBudget(priority))) {
+        givenBack.push(claim);
+        return;
+      }
       const outcome = await this.send(row, isPublic, children.get(claim.sampleId) ?? []);
+      this.metrics.countRequest(priority, outcome.kind);
+      if (outcome.kind === 'retry' && outcome.retryAfterMs !== undefined) {
+        // DataCite asked this client to wait: every worker does.
+        await this.budget.pause(Math.min(outcome.retryAfterMs, LONGEST_RETRY_MS));
+      }
       await this.record(claim, outcome, isPublic, result);
     });
+    await this.outbox.release(givenBack);
   }
 
   private async send(row: SampleRow, isPublic: boolean, children: string[]): Promise<DeliveryOutcome> {

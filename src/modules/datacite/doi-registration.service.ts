@@ -8,8 +8,10 @@ import { ApiError } from '../../core/http/api-error';
 import { QueueName } from '../../core/queue/queue-names';
 import { IgsnService } from '../samples/igsn.service';
 import { SampleRepository } from '../samples/sample.repository';
+import { DataCiteBudget } from './datacite-budget';
+import { DoiSummaryDto } from './dto/doi-registration.dto';
 import { SampleDoiStatus, sampleDoiStatus } from './dto/sample-doi-status.dto';
-import { DoiSummary, SampleDoiRepository } from './sample-doi.repository';
+import { SampleDoiRepository } from './sample-doi.repository';
 
 export const DRAIN_JOB = 'drain';
 
@@ -24,6 +26,7 @@ export class DoiRegistrationService {
     private readonly outbox: SampleDoiRepository,
     private readonly samples: SampleRepository,
     private readonly igsn: IgsnService,
+    private readonly budget: DataCiteBudget,
     @InjectQueue(QueueName.DoiRegistration) private readonly queue: Queue,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
@@ -69,8 +72,32 @@ export class DoiRegistrationService {
     return { resent };
   }
 
-  async summary(): Promise<DoiSummary & { enabled: boolean }> {
-    return { enabled: this.config.datacite !== null, ...(await this.outbox.summary()) };
+  /** Progress and the backlog against the budget: what an institution planning a migration reads. */
+  async summary(): Promise<DoiSummaryDto> {
+    const [counts, use] = await Promise.all([this.outbox.summary(), this.budget.use()]);
+    const since = counts.oldest_pending_since ? Date.parse(counts.oldest_pending_since) : null;
+    const hours = (pending: number, per5Min: number) => (per5Min ? (pending / per5Min) * (5 / 60) : 0);
+    return {
+      enabled: this.config.datacite !== null,
+      ...counts,
+      oldest_pending_age_seconds: since === null ? null : Math.max(0, Math.round((Date.now() - since) / 1000)),
+      estimated_hours_to_drain:
+        Math.round(
+          (hours(counts.pending_interactive, use.requests_per_5_min) +
+            hours(counts.pending_bulk, use.bulk_requests_per_5_min)) *
+            100,
+        ) / 100,
+      budget: {
+        requests_per_5_min: use.requests_per_5_min,
+        bulk_requests_per_5_min: use.bulk_requests_per_5_min,
+        used_last_5_min: use.used_last_5_min,
+        bulk_used_last_5_min: use.bulk_used_last_5_min,
+        left: Math.max(0, use.requests_per_5_min - use.used_last_5_min),
+        bulk_left: Math.max(0, use.bulk_requests_per_5_min - use.bulk_used_last_5_min),
+        delivery_rate_per_minute: Math.round((use.delivered_last_5_min / 5) * 10) / 10,
+        paused_until: use.paused_until,
+      },
+    };
   }
 
   /** One wake-up per second at most, however many callers ask (the job id de-duplicates). */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { DoiPriority, priorityValue } from './doi-priority';
 
 export interface ClaimedDoi {
   sampleId: string;
@@ -11,6 +12,8 @@ export interface ClaimedDoi {
 
 export interface DoiSummary {
   pending: number;
+  pending_interactive: number;
+  pending_bulk: number;
   retrying: number;
   findable: number;
   registered: number;
@@ -34,10 +37,12 @@ export class SampleDoiRepository {
   }
 
   /**
-   * Takes up to `limit` due rows for `leaseMs`: another worker skips them until the lease ends
-   * (a worker that dies mid-request leaves its rows to be taken again then).
+   * Takes up to `limit` due rows of one priority for `leaseMs`: another worker skips them until
+   * the lease ends (a worker that dies mid-request leaves its rows to be taken again then). One
+   * priority at a time is a range scan of idx_sample_doi_due_by_priority, however many rows of
+   * the other one wait.
    */
-  async claimDue(limit: number, leaseMs: number): Promise<ClaimedDoi[]> {
+  async claimDue(priority: DoiPriority, limit: number, leaseMs: number): Promise<ClaimedDoi[]> {
     const rows = await this.updateReturning<{
       sample_id: string;
       version: string;
@@ -47,13 +52,13 @@ export class SampleDoiRepository {
       `UPDATE sample_doi d SET claimed_until = now() + $2 * interval '1 millisecond'
           WHERE d.sample_id IN (
             SELECT sample_id FROM sample_doi
-             WHERE version > delivered_version AND next_attempt_at <= now()
+             WHERE version > delivered_version AND priority = $3 AND next_attempt_at <= now()
                AND (claimed_until IS NULL OR claimed_until < now())
              ORDER BY next_attempt_at, sample_id
              LIMIT $1
              FOR UPDATE SKIP LOCKED)
         RETURNING d.sample_id, d.version, d.at_datacite, d.attempts`,
-      [limit, leaseMs],
+      [limit, leaseMs, priorityValue(priority)],
     );
     return rows
       .map((row) => ({
@@ -87,6 +92,14 @@ export class SampleDoiRepository {
     );
   }
 
+  /** Not sent after all (DataCite asked every worker to wait): due again at once, no attempt counted. */
+  async release(claims: ClaimedDoi[]): Promise<void> {
+    if (!claims.length) return;
+    await this.dataSource.query('UPDATE sample_doi SET claimed_until = NULL WHERE sample_id = ANY($1::bigint[])', [
+      claims.map((claim) => claim.sampleId),
+    ]);
+  }
+
   /** Not delivered this time: due again after `delayMs`, with the problem visible meanwhile. */
   async recordRetry(claim: ClaimedDoi, message: string, delayMs: number): Promise<void> {
     await this.dataSource.query(
@@ -109,24 +122,29 @@ export class SampleDoiRepository {
     return row.released;
   }
 
-  /** Makes one sample due now, whatever its state; false when it has no row. */
+  /** Makes one sample due now, whatever its state, as interactive work; false when it has no row. */
   async resend(sampleId: string): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
-      `INSERT INTO sample_doi AS d (sample_id) VALUES ($1)
+      `INSERT INTO sample_doi AS d (sample_id, priority) VALUES ($1, 0)
        ON CONFLICT (sample_id) DO UPDATE
-         SET version = d.version + 1, next_attempt_at = now(), attempts = 0, claimed_until = NULL, updated_at = now()
+         SET version = d.version + 1, next_attempt_at = now(), attempts = 0, claimed_until = NULL, updated_at = now(),
+             priority = 0
        RETURNING sample_id`,
       [sampleId],
     );
     return rows.length > 0;
   }
 
-  /** Makes every failed sample (or, `all`, every sample) due again; how many. */
+  /**
+   * Makes every failed sample (or, `all`, every sample) due again, as bulk work (a row already
+   * pending keeps its priority); how many.
+   */
   async resendMany(all: boolean): Promise<number> {
     const [, count]: [unknown, number] = await this.dataSource.query(
       `UPDATE sample_doi
           SET version = version + 1, next_attempt_at = now(), attempts = 0, claimed_until = NULL, updated_at = now(),
-              at_datacite = at_datacite AND NOT $1
+              at_datacite = at_datacite AND NOT $1,
+              priority = CASE WHEN version > delivered_version THEN priority ELSE 1 END
         WHERE $1 OR (state = 'failed' AND version = delivered_version)`,
       [all],
     );
@@ -142,10 +160,30 @@ export class SampleDoiRepository {
     return row && { state: row.state, updatedAt: row.updated_at, error: row.error };
   }
 
+  /** Pending rows and the age of the oldest change among them, per priority (metrics, status). */
+  async backlog(): Promise<Record<DoiPriority, { pending: number; oldestAgeSeconds: number }>> {
+    const rows: { priority: number; pending: string; oldest: number | null }[] = await this.dataSource.query(
+      `SELECT priority, count(*) AS pending, extract(epoch FROM now() - min(updated_at))::float8 AS oldest
+         FROM sample_doi WHERE version > delivered_version GROUP BY priority`,
+    );
+    const backlog = {
+      interactive: { pending: 0, oldestAgeSeconds: 0 },
+      bulk: { pending: 0, oldestAgeSeconds: 0 },
+    };
+    for (const row of rows) {
+      const entry = row.priority === 0 ? backlog.interactive : backlog.bulk;
+      entry.pending = Number(row.pending);
+      entry.oldestAgeSeconds = Math.max(0, Math.round(row.oldest ?? 0));
+    }
+    return backlog;
+  }
+
   /** Counts by state, for progress: one pass over the table (staff and the CLI only). */
   async summary(): Promise<DoiSummary> {
     const [row]: Record<string, string | Date | null>[] = await this.dataSource.query(
       `SELECT count(*) FILTER (WHERE version > delivered_version) AS pending,
+              count(*) FILTER (WHERE version > delivered_version AND priority = 0) AS pending_interactive,
+              count(*) FILTER (WHERE version > delivered_version AND priority = 1) AS pending_bulk,
               count(*) FILTER (WHERE version > delivered_version AND attempts > 0) AS retrying,
               count(*) FILTER (WHERE version = delivered_version AND state = 'findable') AS findable,
               count(*) FILTER (WHERE version = delivered_version AND state = 'registered') AS registered,
@@ -156,6 +194,8 @@ export class SampleDoiRepository {
     const oldest = row.oldest_pending_since as Date | null;
     return {
       pending: Number(row.pending),
+      pending_interactive: Number(row.pending_interactive),
+      pending_bulk: Number(row.pending_bulk),
       retrying: Number(row.retrying),
       findable: Number(row.findable),
       registered: Number(row.registered),

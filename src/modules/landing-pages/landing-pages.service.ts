@@ -36,13 +36,13 @@ export class LandingPagesService {
     const suffix = this.igsn.parse(igsn);
     const row = suffix ? await this.samples.byIgsn(suffix) : undefined;
     if (!row) return { kind: 'not-found' };
-    if (row.is_deactivated) {
-      // A sample deactivated before it was ever public stays unknown, as an unknown IGSN.
-      return SampleAccessPolicy.wasPublicBeforeDeactivation(accessFacts(row))
-        ? { kind: 'deactivated' }
-        : { kind: 'not-found' };
-    }
     const now = this.clock.now();
+    if (row.is_deactivated) {
+      // Withdrawn (410) only when it was ever public; a draft deactivated before that never existed
+      // for the public, so it answers exactly like an unknown IGSN (OAI-PMH draws the same line).
+      const wasPublic = await this.samples.meets(row.id, this.policy.harvestableCondition('s', now, 1));
+      return { kind: wasPublic ? 'deactivated' : 'not-found' };
+    }
     if (!SampleAccessPolicy.isPublic(accessFacts(row), now)) return { kind: 'not-found' };
     const children = await this.samples.childrenOf([row.id], this.policy.publicCondition('s', now, 0));
     // As anyone sees it: the chain of public parents up to the first hidden one, and the public children.

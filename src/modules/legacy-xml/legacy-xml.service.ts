@@ -18,6 +18,7 @@ import {
 } from './legacy-xml.mapper';
 import { LegacyXmlElement, parseLegacySamplesDocument } from './legacy-xml.parser';
 import { LegacySampleOutcome, bareIgsn, legacyErrorText } from './legacy-xml.responses';
+import { mayUpload } from '../../core/auth/upload-permission.guard';
 
 export type { LegacyXmlOperation } from './legacy-xml.mapper';
 
@@ -70,7 +71,7 @@ export class LegacyXmlService {
    * costs nothing when anyone else sends it.
    */
   assertMaySubmit(user: AuthenticatedUser): void {
-    if (!user.uploadPermission && !user.isStaff && !user.isAdmin) {
+    if (!mayUpload(user)) {
       throw ApiError.forbidden('Submitting legacy XML documents requires upload permission.');
     }
   }

@@ -12,6 +12,7 @@ import { SampleAccessPolicy, SampleCaller } from '../samples/sample-access.polic
 import { SampleReferences } from '../samples/sample-references';
 import { ResolvedWrite, SamplesService } from '../samples/samples.service';
 import { Reservation, ReserveSamplesDto } from './dto/reservation.dto';
+import { mayUpload } from '../../core/auth/upload-permission.guard';
 
 /** Reservations up to this many IGSNs are minted in the request; larger ones by a background job. */
 export const RESERVE_INLINE_MAX = 1000;
@@ -50,7 +51,7 @@ export class ReservationsService {
     dto: ReserveSamplesDto,
     user: AuthenticatedUser,
   ): Promise<{ reservation: Reservation; queued: boolean }> {
-    if (!user.uploadPermission && !user.isStaff && !user.isAdmin) {
+    if (!mayUpload(user)) {
       throw ApiError.forbidden('Reserving IGSNs requires upload permission.');
     }
     const caller = (await this.policy.caller(user)) as SampleCaller;

@@ -78,12 +78,21 @@ describe('SampleAccessPolicy', () => {
 
   it('lets the owner, team editors and managers, staff and admins edit; not viewers or strangers', () => {
     const facts = sample();
-    expect(policy.canEdit(facts, caller(1))).toBe(true);
+    expect(policy.canEdit(sample({ teamOwnerId: null }), caller(1))).toBe(true);
+    expect(policy.canEdit(sample({ teamOwnerId: null }), caller(2))).toBe(false);
     expect(policy.canEdit(facts, caller(2, [{ teamId: 10, role: 'editor' }]))).toBe(true);
     expect(policy.canEdit(facts, caller(2, [{ teamId: 10, role: 'manager' }]))).toBe(true);
     expect(policy.canEdit(facts, caller(2, [{ teamId: 10, role: 'viewer' }]))).toBe(false);
     expect(policy.canEdit(facts, caller(2, [{ teamId: 11, role: 'manager' }]))).toBe(false);
     expect(policy.canEdit(facts, caller(2, [], { isStaff: true }))).toBe(true);
     expect(policy.canEdit(facts, undefined)).toBe(false);
+  });
+
+  it("judges a team sample by the caller's current role, not by who registered it", () => {
+    const facts = sample();
+    expect(policy.canEdit(facts, caller(1, [{ teamId: 10, role: 'editor' }]))).toBe(true);
+    expect(policy.canEdit(facts, caller(1, [{ teamId: 10, role: 'viewer' }]))).toBe(false);
+    expect(policy.canEdit(facts, caller(1))).toBe(false);
+    expect(policy.editableCondition('s', caller(1, [{ teamId: 10, role: 'viewer' }]), 0).params).toEqual([1, []]);
   });
 });

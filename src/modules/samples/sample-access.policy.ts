@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { AccountsService, TeamMembership } from '../accounts/accounts.service';
+import { canEditOwned, editableOwnedSql } from '../accounts/owner-access';
 import { StoreStatus } from './sample.entity';
 
 /** The facts about a sample that visibility and permissions depend on. */
@@ -39,7 +40,8 @@ export interface SqlCondition {
  * - Published samples whose publish_date is not in the future are public.
  * - Everything else (draft, pending-review, embargoed) needs a token and view permission:
  *   the owner, any member of the owning team, staff or an admin.
- * - Edit: the owner, a team editor or manager, staff or an admin.
+ * - Edit: the owner of a user-owned sample, a CURRENT editor or manager of the owning team (who
+ *   registered a team's sample does not count), staff or an admin (canEditOwned).
  */
 @Injectable()
 export class SampleAccessPolicy {
@@ -92,12 +94,7 @@ export class SampleAccessPolicy {
 
   canEdit(sample: SampleAccessFacts, caller: SampleCaller | undefined): boolean {
     if (!caller || sample.isDeactivated) return false;
-    const { user, teams } = caller;
-    if (user.isStaff || user.isAdmin || sample.userOwnerId === user.userId) return true;
-    return (
-      sample.teamOwnerId !== null &&
-      teams.some((team) => team.teamId === sample.teamOwnerId && (team.role === 'editor' || team.role === 'manager'))
-    );
+    return canEditOwned(sample, caller.user, caller.teams);
   }
 
   /** Deactivation needs edit permission: the same rule, named for `can_deactivate`. */
@@ -140,14 +137,10 @@ export class SampleAccessPolicy {
     };
   }
 
-  /** `alias.*` rows the caller may edit, the same rules as `canEdit`. */
+  /** `alias.*` rows the caller may edit, the same rules as `canEdit` (canEditOwned). */
   editableCondition(alias: string, caller: SampleCaller, offset: number): SqlCondition {
     if (caller.user.isStaff || caller.user.isAdmin) return { sql: `NOT ${alias}.is_deactivated`, params: [] };
-    const editorTeams = caller.teams.filter((team) => team.role !== 'viewer').map((team) => team.teamId);
-    return {
-      sql: `(NOT ${alias}.is_deactivated AND (${alias}.user_owner_id = $${offset + 1}
-              OR ${alias}.team_owner_id = ANY($${offset + 2}::int[])))`,
-      params: [caller.user.userId, editorTeams],
-    };
+    const owned = editableOwnedSql(alias, caller.user, caller.teams, offset);
+    return { sql: `(NOT ${alias}.is_deactivated AND ${owned.sql})`, params: owned.params };
   }
 }

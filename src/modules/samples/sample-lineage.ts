@@ -4,6 +4,14 @@ import { SampleRepository } from './sample.repository';
 /** How many ancestors a sample may have: deeper chains (or a cycle stored before this rule) are refused. */
 export const MAX_ANCESTORS = 1000;
 
+/**
+ * Why a parent is refused to a caller who may see it but not edit it (JSON, batch row, legacy XML):
+ * a child appears on its parent's landing page and DataCite record, so only the parent's editors
+ * may hang samples under it.
+ */
+export const PARENT_NEEDS_EDIT = (parent: string): string =>
+  `you may not name ${parent}: naming a parent needs edit permission on it`;
+
 /** A proposed parent link: the child by IGSN, the parent by id, and the parent as the write named it. */
 export interface ParentLink {
   childIgsn: string;

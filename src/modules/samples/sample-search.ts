@@ -123,6 +123,30 @@ export function refuseUnknownSearchParameters(names: string[]): void {
   );
 }
 
+/** Most values one list-valued parameter may hold (a caller must not choose the cost of a search). */
+export const MAX_LIST_VALUES = 50;
+
+/**
+ * A comma-separated parameter's values: trimmed, blanks dropped, duplicates (after `normalise`)
+ * dropped, in order; more than MAX_LIST_VALUES distinct values is a 400 naming the parameter.
+ */
+export function parseListParameter(
+  value: string | undefined,
+  field: string,
+  normalise: (part: string) => string = (part) => part,
+): string[] {
+  const values = new Set<string>();
+  for (const part of (value ?? '').split(',')) {
+    const trimmed = part.trim();
+    if (!trimmed) continue;
+    values.add(normalise(trimmed));
+    if (values.size > MAX_LIST_VALUES) {
+      throw ApiError.invalidField(field, `must list at most ${MAX_LIST_VALUES} distinct values`);
+    }
+  }
+  return [...values];
+}
+
 /** A box of longitudes and latitudes; `minLon > maxLon` crosses the antimeridian. */
 export interface BoundingBox {
   minLon: number;

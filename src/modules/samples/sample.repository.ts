@@ -843,6 +843,15 @@ export class SampleRepository {
    * offset 0): its parameters come first, the method's own follow.
    */
 
+  /** Whether the sample of this id meets `condition` (on alias `s`, placeholders after `$1`). */
+  async meets(id: number | string, condition: SqlCondition): Promise<boolean> {
+    const rows = await this.pooled<{ found: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM sample s WHERE s.id = $1 AND ${condition.sql}) AS found`,
+      [String(id), ...condition.params],
+    );
+    return rows[0]?.found === true;
+  }
+
   /** Visible children of the given samples, by parent, oldest first (at most `limit` per parent). */
   async childrenOf(
     parentIds: readonly (number | string)[],

@@ -1,9 +1,11 @@
+import { REGISTRY_DATE_FORMS, parseRegistryDate } from '../../core/http/registry-date';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { Clock } from '../../core/clock';
 import { ApiError } from '../../core/http/api-error';
+import { textLength } from '../../core/http/text-length';
 import { FieldErrors } from '../../core/http/error-body';
 import { PageRequest } from '../../core/http/pagination';
 import { ObjectTypeResolver } from '../vocabularies/object-type.resolver';
@@ -36,9 +38,10 @@ import {
   orcidOf,
   parseBoundingBox,
   parseDateRange,
+  parseListParameter,
 } from './sample-search';
 import { SampleReferenceLookups, SampleReferences } from './sample-references';
-import { refusedParentLinks } from './sample-lineage';
+import { PARENT_NEEDS_EDIT, refusedParentLinks } from './sample-lineage';
 
 type SampleInput = UpdateSampleDto;
 
@@ -439,7 +442,11 @@ export class SamplesService {
       ['publish_date', 'publishDate'],
     ] as const) {
       const value = dto[field];
-      if (value !== undefined) set(column, value === null ? null : new Date(value));
+      if (value === undefined) continue;
+      const date = value === null ? null : parseRegistryDate(value);
+      // The DTO checked the form; never store a date that did not parse as NULL.
+      if (date === undefined) throw ApiError.invalidField(field, `must be a date: ${REGISTRY_DATE_FORMS}`);
+      set(column, date);
     }
 
     const merged = { ...existing, ...columns };
@@ -506,6 +513,11 @@ export class SamplesService {
     if (!row) throw ApiError.invalidField('parent_sample', `no sample with IGSN ${value} is visible to you`);
     if (existing && Number(row.id) === existing.id)
       throw ApiError.invalidField('parent_sample', 'cannot be the sample itself');
+    // A child shows on its parent's landing page and in its DataCite HasPart: naming a parent changes
+    // the parent's record, so it needs edit permission on it (a link already stored may be sent back).
+    if (existing?.parentSampleId !== Number(row.id) && !this.policy.canEdit(accessFacts(row), caller)) {
+      throw ApiError.forbiddenField('parent_sample', PARENT_NEEDS_EDIT(value));
+    }
     if (existing) {
       const link = { childIgsn: existing.igsn, parentId: Number(row.id), parentShown: value };
       const refused = (await refusedParentLinks(this.samples, manager, [link])).get(existing.igsn);
@@ -806,7 +818,7 @@ export class SamplesService {
     const text = (name: 'q' | 'name' | 'igsn') => {
       const value = query[name];
       if (value === undefined || value.trim() === '') return undefined;
-      if (value.length > 255) throw ApiError.invalidField(name, 'must be at most 255 characters');
+      if (textLength(value) > 255) throw ApiError.invalidField(name, 'must be at most 255 characters');
       return value.trim();
     };
     const withoutDoiPrefix = (value: string) => this.igsn.withoutDoiPrefix(value) ?? value;
@@ -815,28 +827,20 @@ export class SamplesService {
     filters.name = text('name');
     const igsnText = text('igsn');
     if (igsnText !== undefined) filters.igsn = withoutDoiPrefix(igsnText);
-    if (query.object_type !== undefined && query.object_type.trim() !== '') {
-      const ids: number[] = [];
-      for (const label of query.object_type
-        .split(',')
-        .map((part) => part.trim())
-        .filter(Boolean)) {
-        ids.push((await this.objectTypes.resolve(label, { field: 'object_type' })).id);
-      }
-      filters.objectTypeIds = ids;
+    // Each list is deduplicated, capped and resolved in one statement (issue 21 §5).
+    const objectTypes = parseListParameter(query.object_type, 'object_type');
+    if (objectTypes.length) {
+      filters.objectTypeIds = (await this.objectTypes.resolveMany(objectTypes, { field: 'object_type' })).map(
+        (objectType) => objectType.id,
+      );
     }
-    if (query.country !== undefined && query.country.trim() !== '') {
-      const codes: string[] = [];
-      for (const code of query.country
-        .split(',')
-        .map((part) => part.trim())
-        .filter(Boolean)) {
-        if (!/^[A-Za-z]{2}$/.test(code))
-          throw ApiError.invalidField('country', `"${code}" is not an ISO 3166-1 alpha-2 code`);
-        const country = await this.vocabularies.resolveCountry(code, 'country');
-        if (country?.iso3166code) codes.push(country.iso3166code);
+    const countries = parseListParameter(query.country, 'country', (code) => code.toUpperCase());
+    if (countries.length) {
+      const malformed = countries.find((code) => !/^[A-Z]{2}$/.test(code));
+      if (malformed !== undefined) {
+        throw ApiError.invalidField('country', `"${malformed}" is not an ISO 3166-1 alpha-2 code`);
       }
-      filters.countryCodes = codes;
+      filters.countryCodes = await this.vocabularies.resolveCountryCodes(countries, 'country');
     }
     Object.assign(filters, await this.searchFilters(query, caller));
     const { sql, params } = this.samples.searchCondition(searchScope, filters);
@@ -860,15 +864,12 @@ export class SamplesService {
     const given = (name: SampleFilterName) => {
       const value = query[name]?.trim();
       const { maxLength } = SAMPLE_FILTER_DOCS[name];
-      if (value && value.length > maxLength)
+      if (value && textLength(value) > maxLength)
         throw ApiError.invalidField(name, `must be at most ${maxLength} characters`);
       return value || undefined;
     };
-    const codes = given('registry_code')
-      ?.split(',')
-      .map((code) => code.trim().toUpperCase())
-      .filter(Boolean);
-    if (codes?.length) {
+    const codes = parseListParameter(given('registry_code'), 'registry_code', (code) => code.toUpperCase());
+    if (codes.length) {
       const [unknown] = await this.accounts.unknownRegistryCodes(codes);
       if (unknown !== undefined) throw ApiError.invalidField('registry_code', `"${unknown}" is not a registry code`);
       filters.registryCodes = codes;

@@ -1,3 +1,4 @@
+import { isRowId } from '../../core/http/row-id';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
@@ -153,8 +154,7 @@ export class TransfersService {
       return { userId: active.id, teamId: null };
     }
     const value = dto.to_team;
-    const team =
-      typeof value === 'number' || typeof value === 'string' ? await this.accounts.findTeam(value) : undefined;
+    const team = isRowId(value) || typeof value === 'string' ? await this.accounts.findTeam(value) : undefined;
     if (!team) throw ApiError.invalidField('to_team', 'no team has this id or name');
     return { userId: null, teamId: team.id };
   }

@@ -52,6 +52,31 @@ export class ObjectTypeResolver {
     return found;
   }
 
+  /**
+   * Several labels or paths at once, in one statement (search filters); each is checked as
+   * resolve() checks one, and the first unknown one is the 400. In the order given.
+   */
+  async resolveMany(values: string[], options: ObjectTypeResolveOptions = {}): Promise<ObjectType[]> {
+    const field = options.field ?? 'object_type';
+    const given = values.map((value) => value.trim());
+    const numeric = given.find((value) => /^\d+$/.test(value));
+    if (numeric !== undefined) await this.resolve(numeric, options); // throws its 400
+    const paths = given.filter((value) => value.includes('>')).map(normalisePath);
+    const labels = given.filter((value) => !value.includes('>'));
+    const found = await this.rows.objectTypesByLabelsOrPaths(labels, paths, options.manager);
+    return given.map((value) => {
+      const key = value.includes('>') ? `path:${normalisePath(value).toLowerCase()}` : `label:${value.toLowerCase()}`;
+      const objectType = found.get(key);
+      if (!objectType) {
+        throw ApiError.invalidField(
+          field,
+          `unknown object type "${value}"; use the leaf label of an object type from GET /api/object-types/`,
+        );
+      }
+      return objectType;
+    });
+  }
+
   /** By id, for references that legitimately carry one (e.g. a batch template's object type); null when unknown. */
   findById(id: number, manager?: EntityManager): Promise<ObjectType | null> {
     return this.rows.objectTypeById(id, manager);

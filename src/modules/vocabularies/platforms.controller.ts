@@ -10,7 +10,7 @@ import {
   ApiNotFoundBody,
   ApiUnauthorizedBody,
 } from '../../core/http/api-error-responses';
-import { parsePathId } from '../agents/path-id';
+import { parsePathId } from '../../core/http/row-id';
 import {
   LaunchPlatformPatchDto,
   LaunchPlatformResponse,

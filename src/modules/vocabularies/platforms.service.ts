@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { ApiError } from '../../core/http/api-error';
-import { canEditAgent } from '../agents/agent-edit.policy';
+import { assertMayChangeSharedAgent } from '../agents/agent-edit.policy';
+import { AgentUsageRepository } from './common/agent-usage.repository';
 import { MatchOptions, fieldPath } from './common/create-or-match';
 import { definedOnly } from './common/defined-only';
 import { refuseTakenLabel } from './common/label-taken';
@@ -29,6 +30,7 @@ import { VocabulariesService } from './vocabularies.service';
 @Injectable()
 export class PlatformsService {
   constructor(
+    private readonly usage: AgentUsageRepository,
     private readonly rows: PlatformRepository,
     private readonly labelled: LabelledRowRepository,
     private readonly vocabularies: VocabulariesService,
@@ -180,7 +182,7 @@ export class PlatformsService {
     patch: { label?: string | null; columns: () => Promise<Record<string, unknown>> },
   ): Promise<PlatformRows[K]> {
     const current = await kind.get(id);
-    if (!canEditAgent(current, user)) throw ApiError.forbidden(`You may not edit this ${kind.noun}.`);
+    await assertMayChangeSharedAgent(current, user, kind.noun, () => this.usage.usedByOthers(kind.table, id, user));
     const label = patch.label === undefined ? undefined : this.label(patch.label ?? undefined, undefined);
     const columns = await patch.columns();
     if (label !== undefined)

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AgentUsageRepository } from './common/agent-usage.repository';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AgentRoleType } from './entities/agent-role-type.entity';
 import { Country } from './entities/country.entity';
@@ -50,7 +51,8 @@ import { VocabularyRepository } from './vocabulary.repository';
     LabelledRowRepository,
     VocabularyRepository,
     PlatformRepository,
+    AgentUsageRepository,
   ],
-  exports: [VocabulariesService, ObjectTypeResolver, PlatformsService, LabelledRowRepository],
+  exports: [VocabulariesService, ObjectTypeResolver, PlatformsService, LabelledRowRepository, AgentUsageRepository],
 })
 export class VocabulariesModule {}

@@ -110,6 +110,19 @@ export class VocabulariesService {
     return this.rows.countryOrFail(id, manager);
   }
 
+  /** ISO 3166-1 alpha-2 codes (upper case) of a search filter, checked in one statement: an unknown one is a 400. */
+  async resolveCountryCodes(codes: string[], field = 'country'): Promise<string[]> {
+    const known = await this.rows.activeCountryCodes(codes);
+    const unknown = codes.find((code) => !known.has(code));
+    if (unknown !== undefined) {
+      throw ApiError.invalidField(
+        field,
+        `unknown country "${unknown}"; give an ISO 3166-1 alpha-2 code or a country name from GET /api/countries/`,
+      );
+    }
+    return codes;
+  }
+
   /** A term of a flat vocabulary by label (case-insensitive). Null or blank → null; unknown → 400 naming `field`. */
   async resolveTerm(
     vocabulary: TermVocabulary,

@@ -61,6 +61,43 @@ export class VocabularyRepository {
     return rows.map((row) => row.label);
   }
 
+  /** The active countries' ISO codes among `codes` (upper case), as stored: one statement for a whole list. */
+  async activeCountryCodes(codes: string[], manager: EntityManager = this.dataSource.manager): Promise<Set<string>> {
+    const rows = await manager.query<{ code: string }[]>(
+      `SELECT upper(iso3166code) AS code FROM country WHERE active AND upper(iso3166code) = ANY($1::text[])`,
+      [codes],
+    );
+    return new Set(rows.map((row) => row.code));
+  }
+
+  /**
+   * Object types whose label (case-insensitive) is one of `labels` or whose hierarchical label is
+   * one of `paths`, keyed `label:<lower label>` and `path:<lower path>`; one statement for a whole list.
+   */
+  async objectTypesByLabelsOrPaths(
+    labels: string[],
+    paths: string[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, ObjectType>> {
+    const found = new Map<string, ObjectType>();
+    if (!labels.length && !paths.length) return found;
+    const rows = await manager
+      .createQueryBuilder(ObjectType, 't')
+      .where('lower(t.label) = ANY(:labels) OR lower(t.hierarchical_label) = ANY(:paths)', {
+        labels: labels.map((label) => label.toLowerCase()),
+        paths: paths.map((path) => path.toLowerCase()),
+      })
+      .orderBy('t.id')
+      .getMany();
+    for (const row of rows) {
+      const byLabel = `label:${row.label.toLowerCase()}`;
+      const byPath = `path:${row.hierarchicalLabel.toLowerCase()}`;
+      if (!found.has(byLabel)) found.set(byLabel, row);
+      if (!found.has(byPath)) found.set(byPath, row);
+    }
+    return found;
+  }
+
   async countryOrFail(id: number, manager: EntityManager = this.dataSource.manager): Promise<Country> {
     return manager.findOneByOrFail(Country, { id });
   }

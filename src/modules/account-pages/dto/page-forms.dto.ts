@@ -1,4 +1,5 @@
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString } from 'class-validator';
+import { MaxLength } from '../../../core/http/text-length';
 import { Trim } from '../../../core/http/trim';
 import { MESSAGE_MAX_LENGTH, REASON_MAX_LENGTH } from '../../account-requests/dto/account-request.dto';
 

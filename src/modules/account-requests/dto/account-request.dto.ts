@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString } from 'class-validator';
+import { MaxLength } from '../../../core/http/text-length';
 import { Trim } from '../../../core/http/trim';
 import { ACCOUNT_REQUEST_KINDS, ACCOUNT_REQUEST_STATUSES } from '../account-request.entity';
 

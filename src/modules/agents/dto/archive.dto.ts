@@ -1,6 +1,8 @@
 import { ApiProperty, ApiSchema, PartialType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, IsNotEmpty, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { IsInt, IsNotEmpty, IsOptional, IsString, Max, Min } from 'class-validator';
+import { MaxLength } from '../../../core/http/text-length';
+import { MAX_ROW_ID } from '../../../core/http/row-id';
 import type { AuthenticatedUser } from '../../../core/auth/authenticated-user';
 import { IgnoresReadOnlyFields } from '../../../core/http/read-only-fields';
 import { Trim, TrimToNull } from '../../../core/http/trim';
@@ -112,6 +114,7 @@ export class ArchiveWriteDto {
   )
   @IsInt()
   @Min(1)
+  @Max(MAX_ROW_ID, { message: 'parent_institution must be an institution id' })
   parent_institution?: number | null;
 }
 

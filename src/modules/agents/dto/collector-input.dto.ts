@@ -1,7 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiSchema, getSchemaPath } from '@nestjs/swagger';
 import { Transform, Type, plainToInstance } from 'class-transformer';
-import { IsArray, IsInt, IsOptional, IsString, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsArray, IsInt, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
+import { MaxLength } from '../../../core/http/text-length';
+import { MAX_ROW_ID } from '../../../core/http/row-id';
 import { IgnoresReadOnlyFields } from '../../../core/http/read-only-fields';
 import { TrimToNull } from '../../../core/http/trim';
 
@@ -75,6 +77,7 @@ export class CollectorInputDto {
   @IsOptional()
   @IsInt()
   @Min(1)
+  @Max(MAX_ROW_ID, { message: 'id must be a collector id' })
   id?: number;
 
   @IsOptional()

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiSchema, PartialType } from '@nestjs/swagger';
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString } from 'class-validator';
+import { MaxLength } from '../../../core/http/text-length';
 import type { AuthenticatedUser } from '../../../core/auth/authenticated-user';
 import { IgnoresReadOnlyFields } from '../../../core/http/read-only-fields';
 import { Trim, TrimToNull } from '../../../core/http/trim';

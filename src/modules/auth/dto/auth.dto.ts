@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString } from 'class-validator';
+import { MaxLength } from '../../../core/http/text-length';
 import { PAIR_ORIGINS } from '../token-pair.entity';
 
 const SESSION_KIND_VALUES = ['session', 'connection'];

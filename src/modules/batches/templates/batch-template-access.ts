@@ -1,5 +1,6 @@
 import { AuthenticatedUser } from '../../../core/auth/authenticated-user';
 import { TeamMembership } from '../../accounts/accounts.service';
+import { canEditOwned } from '../../accounts/owner-access';
 
 /** The facts about a template that access depends on. */
 export interface TemplateOwnership {
@@ -22,12 +23,9 @@ export const BatchTemplateAccess = {
     return template.teamOwnerId !== null && teams.some((team) => team.teamId === template.teamOwnerId);
   },
 
+  /** The rule samples follow: for a team's template, the caller's current role in the team decides. */
   canEdit(template: TemplateOwnership, { user, teams }: TemplateCaller): boolean {
-    if (user.isStaff || user.isAdmin || template.userOwnerId === user.userId) return true;
-    return (
-      template.teamOwnerId !== null &&
-      teams.some((team) => team.teamId === template.teamOwnerId && (team.role === 'editor' || team.role === 'manager'))
-    );
+    return canEditOwned(template, user, teams);
   },
 
   /** Null when the caller sees every template; otherwise the owner ids a listed template must match. */

@@ -71,10 +71,24 @@ describe('BatchTemplateAccess', () => {
   const template = { userOwnerId: 1, teamOwnerId: 10 };
 
   it('lets the owner and staff see and edit', () => {
+    const own = { userOwnerId: 1, teamOwnerId: null };
     for (const caller of [user(1), user(2, { isStaff: true }), user(3, { isAdmin: true })]) {
-      expect(BatchTemplateAccess.canView(template, { user: caller, teams: [] })).toBe(true);
+      expect(BatchTemplateAccess.canView(own, { user: caller, teams: [] })).toBe(true);
+      expect(BatchTemplateAccess.canEdit(own, { user: caller, teams: [] })).toBe(true);
+    }
+    for (const caller of [user(2, { isStaff: true }), user(3, { isAdmin: true })]) {
       expect(BatchTemplateAccess.canEdit(template, { user: caller, teams: [] })).toBe(true);
     }
+  });
+
+  it("lets a team template's creator edit only while their current role in the team allows it", () => {
+    expect(BatchTemplateAccess.canEdit(template, { user: user(1), teams: [{ teamId: 10, role: 'editor' }] })).toBe(
+      true,
+    );
+    expect(BatchTemplateAccess.canEdit(template, { user: user(1), teams: [{ teamId: 10, role: 'viewer' }] })).toBe(
+      false,
+    );
+    expect(BatchTemplateAccess.canEdit(template, { user: user(1), teams: [] })).toBe(false);
   });
 
   it('lets team viewers see, and team editors and managers edit', () => {

@@ -18,7 +18,7 @@ import { AuthenticatedUser, CurrentUser } from '../../../core/auth/authenticated
 import { ApiError } from '../../../core/http/api-error';
 import { ApiBadRequestBody, ApiNotFoundBody, ApiUnauthorizedBody } from '../../../core/http/api-error-responses';
 import { ErrorBody } from '../../../core/http/error-body';
-import { parsePathId } from '../../agents/path-id';
+import { parsePathId } from '../../../core/http/row-id';
 import { Public } from '../../../core/auth/public.decorator';
 import { BatchTemplatesService } from './batch-templates.service';
 import { SAMPLE_FIELD_LIST, SampleFieldListResponse } from './dto/sample-field.dto';

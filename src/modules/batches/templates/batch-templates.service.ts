@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthenticatedUser } from '../../../core/auth/authenticated-user';
+import { isRowId } from '../../../core/http/row-id';
 import { ApiError } from '../../../core/http/api-error';
 import { FieldErrors } from '../../../core/http/error-body';
 import { AccountsService } from '../../accounts/accounts.service';
@@ -23,7 +24,6 @@ import { BatchTemplateListItemDto, BatchTemplateReadDto } from './dto/batch-temp
 import { TemplateLookup, TemplateLookupLists, TemplateWorkbookWriter, columnLookup } from './template-workbook.writer';
 
 const NOT_FOUND = 'Batch template not found.';
-const MAX_ID = 2_147_483_647;
 
 /** Columns a write sets; collectors are always stored as tags. */
 type TemplateColumnValues = Omit<Partial<BatchTemplate>, 'collectors'> & { collectors?: CollectorTag[] };
@@ -222,7 +222,7 @@ export class BatchTemplatesService {
     if (typeof value === 'object' && !Array.isArray(value)) id = (value as { id?: unknown }).id;
     if (typeof id === 'string' && /^\s*\d+\s*$/.test(id)) id = Number(id);
     if (typeof id === 'number') {
-      const found = Number.isInteger(id) && id >= 1 && id <= MAX_ID ? await this.objectTypes.findById(id) : null;
+      const found = isRowId(id) ? await this.objectTypes.findById(id) : null;
       if (!found) throw ApiError.invalidField('object_type', `unknown object type id ${id}`);
       return (await this.objectTypes.resolve(found.hierarchicalLabel)).id;
     }

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { applyDecorators } from '@nestjs/common';
-import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString } from 'class-validator';
+import { MaxLength } from '../../../core/http/text-length';
 import { JOB_STATUSES } from '../../background-jobs/background-job.entity';
 import { SEARCH_SCOPES } from '../../samples/dto/sample-write.dto';
 import { SAMPLE_FILTER_DOCS, SampleFilterName } from '../../samples/sample-search';

@@ -1,3 +1,4 @@
+import { MAX_ROW_ID } from '../../../core/http/row-id';
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { JOB_STATUSES } from '../../background-jobs/background-job.entity';
@@ -16,7 +17,7 @@ export class LabelSheetRequestDto extends OmitType(SampleExportRequestDto, ['for
   @IsOptional()
   @IsInt({ message: 'batch_id must be a whole number' })
   @Min(1)
-  @Max(2147483647)
+  @Max(MAX_ROW_ID)
   batch_id?: number;
 
   /** The sheet or roll to print on. */

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { MaxLength } from '../../../core/http/text-length';
 
 /** IGSNs one reservation may mint. */
 export const RESERVE_MAX = 10_000;

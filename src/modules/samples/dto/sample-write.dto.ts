@@ -6,20 +6,20 @@ import {
   IsArray,
   IsBoolean,
   IsIn,
-  IsISO8601,
   IsNotEmpty,
   IsNumber,
   IsOptional,
   IsString,
   IsUrl,
   Max,
-  MaxLength,
   Min,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { MaxLength } from '../../../core/http/text-length';
 import { CollectorInputDto, CollectorReferences } from '../../agents/dto/collector-input.dto';
 import { ArchiveInputDto } from '../../agents/dto/archive.dto';
+import { IsRegistryDate } from '../../../core/http/registry-date';
 import { IgnoresReadOnlyFields } from '../../../core/http/read-only-fields';
 import { Trim, TrimToNull } from '../../../core/http/trim';
 import { LaunchPlatformInputDto, PlatformInputDto } from '../../vocabularies/dto/platform-input.dto';
@@ -339,17 +339,21 @@ export class CreateSampleDto {
   @OptionalText(20000)
   sampling_method_detail?: string | null;
 
-  /** ISO 8601 date or date-time. */
+  /**
+   * `YYYY`, `YYYY-MM`, `YYYY-MM-DD` or `YYYY-MM-DDThh:mm[:ss[.fff]]` with `Z`, `±hh:mm` or no zone
+   * (UTC); other ISO 8601 forms (week, ordinal, basic, hour-only, signed years) are refused.
+   */
   @ApiPropertyOptional({ nullable: true, type: String, example: '2024-06-01' })
   @IsOptional()
   @Nullable()
-  @IsISO8601({ strict: true })
+  @IsRegistryDate()
   sampling_start_date?: string | null;
 
+  /** The same forms as sampling_start_date. */
   @ApiPropertyOptional({ nullable: true, type: String, example: '2024-06-03' })
   @IsOptional()
   @Nullable()
-  @IsISO8601({ strict: true })
+  @IsRegistryDate()
   sampling_end_date?: string | null;
 
   @BlankableChoice(DATE_PRECISIONS, 'day')
@@ -403,7 +407,7 @@ export class CreateSampleDto {
   @ApiPropertyOptional({ nullable: true, type: String, example: '2027-01-01T00:00:00Z' })
   @IsOptional()
   @Nullable()
-  @IsISO8601({ strict: true })
+  @IsRegistryDate()
   publish_date?: string | null;
 }
 

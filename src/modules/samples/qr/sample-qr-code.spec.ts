@@ -7,6 +7,8 @@ describe('sampleResolvableUrl', () => {
     password: 'p',
     concurrency: 1,
     timeoutMs: 1,
+    requestsPer5Min: 2500,
+    bulkRequestsPer5Min: 500,
   };
 
   it('is the DOI at the resolver when DOIs are registered, else the landing page', () => {

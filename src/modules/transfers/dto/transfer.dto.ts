@@ -8,8 +8,8 @@ import {
   IsEmail,
   IsOptional,
   IsString,
-  MaxLength,
 } from 'class-validator';
+import { MaxLength } from '../../../core/http/text-length';
 import { TRANSFER_STATUSES, TransferStatus } from '../ownership-transfer.repository';
 
 /** Samples one transfer may name by IGSN. */

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { MaxLength } from '../../../core/http/text-length';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;

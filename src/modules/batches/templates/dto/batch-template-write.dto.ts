@@ -6,16 +6,8 @@ import {
   PartialType,
   getSchemaPath,
 } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  MaxLength,
-  ValidateIf,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsNotEmpty, IsOptional, IsString, ValidateIf } from 'class-validator';
+import { MaxLength } from '../../../../core/http/text-length';
 import { IgnoresReadOnlyFields } from '../../../../core/http/read-only-fields';
 import { Trim, TrimToNull } from '../../../../core/http/trim';
 import { CollectorTagDto } from './batch-template.dto';

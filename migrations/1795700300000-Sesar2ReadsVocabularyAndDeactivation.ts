@@ -11,8 +11,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  */
 const RETIRED_MATERIAL_TYPES = ['Liquid>aqueous', 'Liquid>organic'];
 
-export class Sesar2ReadsVocabularyAndDeactivation1795700000000 implements MigrationInterface {
-  name = 'Sesar2ReadsVocabularyAndDeactivation1795700000000';
+export class Sesar2ReadsVocabularyAndDeactivation1795700300000 implements MigrationInterface {
+  name = 'Sesar2ReadsVocabularyAndDeactivation1795700300000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query('ALTER TABLE material_type ADD COLUMN for_registration boolean NOT NULL DEFAULT true');

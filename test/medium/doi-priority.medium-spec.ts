@@ -1,0 +1,142 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { AccountsService } from '../../src/modules/accounts/accounts.service';
+import { DataCiteBudget, budgetPacing } from '../../src/modules/datacite/datacite-budget';
+import { SampleDoiRepository } from '../../src/modules/datacite/sample-doi.repository';
+import { TestUser, createUserWithToken, uniqueRegistryCode } from '../support/auth';
+import { createMediumContext } from '../support/medium';
+import { testConfig, testKeyPrefix } from '../support/test-environment';
+
+/**
+ * Issue 27 on the real database and Redis: which outbox rows are interactive and which bulk (the
+ * triggers count what a transaction makes due), and the shared DataCite budget's pacing and pauses.
+ */
+describe('DOI priorities and the DataCite budget', () => {
+  let app: INestApplicationContext;
+  let db: DataSource;
+  let owner: TestUser;
+  let code: string;
+  // About one request per 2 seconds in all (after a burst of 2), one per 100 seconds for bulk work.
+  const config = testConfig({
+    REDIS_KEY_PREFIX: `${testKeyPrefix()}-doi-priority-${randomUUID().slice(0, 6)}`,
+    PUBLIC_URL: 'https://registry.example.org',
+    DATACITE_API_URL: 'http://127.0.0.1:9',
+    DATACITE_REPOSITORY_ID: 'MEDIUM.TEST',
+    DATACITE_PASSWORD: 'secret',
+    DATACITE_REQUESTS_PER_5_MIN: '150',
+    DATACITE_BULK_REQUESTS_PER_5_MIN: '3',
+  });
+
+  beforeAll(async () => {
+    app = await createMediumContext({ config });
+    db = app.get(DataSource);
+    owner = await createUserWithToken(app);
+    code = uniqueRegistryCode();
+    await app.get(AccountsService).createRegistryCode(code, { email: owner.email });
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  let serial = 0;
+  /** Inserts `count` published samples in one statement; their ids. */
+  const insert = async (count: number, manager: EntityManager = db.manager): Promise<string[]> => {
+    const first = serial;
+    serial += count;
+    const rows: { id: string }[] = await manager.query(
+      `INSERT INTO sample (igsn, registry_code, name, object_type_id, metadata_store_status, user_owner_id, latitude, longitude)
+       SELECT $1 || lpad((n + $3)::text, 6, '0'), $1, 'priority-' || n, ot.id, 'published', $2, 10, 20
+         FROM generate_series(1, $4::int) n, (SELECT id FROM object_type WHERE label = 'Individual sample' LIMIT 1) ot
+       RETURNING id`,
+      [code, owner.userId, first, count],
+    );
+    return rows.map((row) => String(row.id));
+  };
+  const priorities = async (ids: string[]): Promise<number[]> => {
+    const rows: { priority: number }[] = await db.query(
+      'SELECT DISTINCT priority FROM sample_doi WHERE sample_id = ANY($1::bigint[]) ORDER BY priority',
+      [ids],
+    );
+    return rows.map((row) => row.priority);
+  };
+  const deliver = (ids: string[]) =>
+    db.query(
+      `UPDATE sample_doi SET delivered_version = version, state = 'findable', at_datacite = true
+        WHERE sample_id = ANY($1::bigint[])`,
+      [ids],
+    );
+
+  it('makes a small change interactive and what a transaction makes due beyond 100 samples bulk', async () => {
+    expect(await priorities(await insert(1))).toEqual([0]);
+    expect(await priorities(await insert(100))).toEqual([0]);
+    expect(await priorities(await insert(150))).toEqual([1]);
+    // A large batch inserts in chunks in one transaction: the chunks after the first 100 are bulk,
+    // however short.
+    const [first, second] = await db.transaction(async (manager) => [
+      await insert(80, manager),
+      await insert(30, manager),
+    ]);
+    expect(await priorities(first)).toEqual([0]);
+    expect(await priorities(second)).toEqual([1]);
+  });
+
+  it('lets an interactive edit of a waiting bulk row jump the queue, never the other way round', async () => {
+    const bulk = await insert(150);
+    await db.query("UPDATE sample SET name = name || '-edited' WHERE id = $1", [bulk[0]]);
+    expect(await priorities([bulk[0]])).toEqual([0]);
+    expect(await priorities(bulk.slice(1))).toEqual([1]);
+    // A bulk update of rows already waiting as interactive leaves them interactive.
+    const small = await insert(3);
+    await db.query("UPDATE sample SET name = name || '-bulk' WHERE id = ANY($1::bigint[])", [[...small, ...bulk]]);
+    expect(await priorities(small)).toEqual([0]);
+    // Once delivered, the next change is judged afresh.
+    await deliver(bulk);
+    await db.query("UPDATE sample SET name = name || '-again' WHERE id = ANY($1::bigint[])", [bulk]);
+    expect(await priorities(bulk)).toEqual([1]);
+  });
+
+  it('re-sends one sample as interactive work, every failed one as bulk work', async () => {
+    const ids = await insert(2);
+    await deliver(ids);
+    await db.query(`UPDATE sample_doi SET state = 'failed' WHERE sample_id = ANY($1::bigint[])`, [ids]);
+    const outbox = app.get(SampleDoiRepository);
+    await outbox.resendMany(false);
+    expect(await priorities(ids)).toEqual([1]);
+    await outbox.resend(ids[0]);
+    expect(await priorities([ids[0]])).toEqual([0]);
+    const backlog = await outbox.backlog();
+    expect(backlog.interactive.pending).toBeGreaterThan(0);
+    expect(backlog.bulk.pending).toBeGreaterThan(0);
+  });
+
+  it('paces requests across callers, bulk at its own slower pace, and holds everyone during a pause', async () => {
+    const budget = app.get(DataCiteBudget);
+    /** Takes a request, waiting as the budget says (no fixed sleeps). */
+    const takeWhenAllowed = async (priority: 'interactive' | 'bulk') => {
+      for (let wait = await budget.take(priority); wait > 0; wait = await budget.take(priority)) {
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    };
+    const { intervalUs, burst } = budgetPacing(150);
+    for (let i = 0; i <= burst; i++) expect(await budget.take('interactive')).toBe(0);
+    // After the burst, the next request may go one interval later, not before.
+    const wait = await budget.take('interactive');
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(intervalUs / 1000);
+    await takeWhenAllowed('bulk');
+    // Bulk work waits for its own interval (100 s); interactive work only for the shared one.
+    expect(await budget.take('bulk')).toBeGreaterThan(50_000);
+    await takeWhenAllowed('interactive');
+
+    await budget.pause(60_000);
+    expect(await budget.pausedForMs()).toBeGreaterThan(50_000);
+    expect(await budget.take('interactive')).toBeGreaterThan(50_000);
+    const use = await budget.use();
+    expect(use).toMatchObject({ requests_per_5_min: 150, bulk_requests_per_5_min: 3 });
+    expect(use.used_last_5_min).toBe(burst + 3);
+    expect(use.bulk_used_last_5_min).toBe(1);
+    expect(use.paused_until).not.toBeNull();
+  });
+});
