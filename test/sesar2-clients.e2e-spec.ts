@@ -34,7 +34,10 @@ describe('SESAR2 clients: reads, vocabularies, deactivation and sign-in', () => 
 
   beforeAll(async () => {
     await provider.start();
-    app = await createTestApp({ config: testConfig({ IGSN_DOI_PREFIXES: `10.5072,${SESAR_PREFIX}` }) });
+    // The fake provider is an ORCID issuer: its `sub` is an ORCID iD, matched to the account's.
+    app = await createTestApp({
+      config: testConfig({ IGSN_DOI_PREFIXES: `10.5072,${SESAR_PREFIX}`, ORCID_ID_TOKEN_ISSUERS: provider.issuer }),
+    });
     connection = `sesar2-${randomUUID().slice(0, 8)}`;
     await app.get(ConnectionService).create({
       name: connection,
