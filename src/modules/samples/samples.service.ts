@@ -528,7 +528,10 @@ export class SamplesService {
 
   /** GET /api/samples/{igsn}/: 401 for a non-public sample without a token, 404 without view permission. */
   /** The sample as the caller may see it, and whether anyone may (which decides how it is cached). */
-  async fetch(igsnValue: string, user: AuthenticatedUser | undefined): Promise<{ sample: SampleDto; isPublic: boolean }> {
+  async fetch(
+    igsnValue: string,
+    user: AuthenticatedUser | undefined,
+  ): Promise<{ sample: SampleDto; isPublic: boolean }> {
     const row = await this.findVisibleRow(igsnValue, user);
     const caller = await this.policy.caller(user);
     const facts = accessFacts(row);

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, ValidateIf } from 'class-validator';
+import { MaxLength } from '../../../core/http/text-length';
 import { TrimToNull } from '../../../core/http/trim';
 import { DEACTIVATE_REASONS, DeactivateReason } from '../sample.entity';
 
