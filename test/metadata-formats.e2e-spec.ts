@@ -212,7 +212,7 @@ describe('sample metadata formats (content negotiation on GET /api/samples/{igsn
         expect(res.status).toBe(200);
         expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
         expect(res.headers.vary).toMatch(/\bAccept\b/);
-        expect({ data: { ...res.body.data, can_edit: true } }).toEqual(expected);
+        expect({ data: { ...res.body.data, can_edit: true, can_deactivate: true } }).toEqual(expected);
       }
     });
 
@@ -514,7 +514,7 @@ describe('sample metadata formats (content negotiation on GET /api/samples/{igsn
       const record = csvRecord(res.text);
       expect(Object.keys(record)).toHaveLength(Object.keys(sample).length);
 
-      const fetched = { ...sample, can_edit: false };
+      const fetched = { ...sample, can_edit: false, can_deactivate: false };
       // every plain field as the JSON has it (numbers as numbers, null as an empty cell) …
       for (const { key, header } of SAMPLE_CSV_COLUMNS) {
         const value: unknown = fetched[key];

@@ -55,7 +55,7 @@ describe('samples', () => {
       const suffix = sample.igsn.split('/')[1];
       for (const path of [sample.igsn, suffix, suffix.toLowerCase(), `10.5072/${suffix.toLowerCase()}`]) {
         const fetched = await http().get(`/api/samples/${path}/`).expect(200);
-        expect(fetched.body.data).toEqual({ ...sample, can_edit: false });
+        expect(fetched.body.data).toEqual({ ...sample, can_edit: false, can_deactivate: false });
       }
     });
 
@@ -381,8 +381,19 @@ describe('samples', () => {
         .send({ reason: 'duplicate igsn', comment: 'oops' })
         .expect(200);
       expect(res.body.data).toMatchObject({ is_deactivated: true, deactivate_reason: 'duplicate igsn' });
-      await http().get(`/api/samples/${created.igsn}/`).expect(404);
-      await http().get(`/api/samples/${created.igsn}/`).set(owner.auth).expect(404);
+      // Issue 20: a public sample, once deactivated, is gone (410 with a tombstone), never its fields.
+      const gone = await http().get(`/api/samples/${created.igsn}/`).expect(410);
+      expect(gone.body).toEqual({
+        message: `Sample ${created.igsn} was deactivated.`,
+        errors: {},
+        tombstone: {
+          igsn: created.igsn,
+          deactivation_date: expect.any(String),
+          deactivate_reason: 'duplicate igsn',
+          duplicate_igsns: [],
+        },
+      });
+      await http().get(`/api/samples/${created.igsn}/`).set(owner.auth).expect(410);
       const search = await http().get(`/api/samples/?igsn=${created.igsn}&scope=personal`).set(owner.auth).expect(200);
       expect(search.body.count).toBe(0);
     });

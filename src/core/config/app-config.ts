@@ -94,7 +94,13 @@ export interface AppConfig {
     orcidIdTokenIssuers: string[];
   };
   igsn: {
+    /** The prefix IGSNs are minted with (the first of `doiPrefixes`). */
     doiPrefix: string;
+    /**
+     * Every DOI prefix a lookup accepts in the DOI form of an IGSN, minting prefix first: a deployment
+     * that took over samples registered elsewhere (e.g. SESAR's 10.58052) finds them by those DOIs too.
+     */
+    doiPrefixes: string[];
   };
   exports: {
     /** How long an export's file can be downloaded. */
@@ -191,6 +197,26 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/**
+ * The accepted DOI prefixes: IGSN_DOI_PREFIX (as before: the one minted with) first, then those of
+ * IGSN_DOI_PREFIXES not already listed; without IGSN_DOI_PREFIX the list's first is minted with.
+ */
+function igsnDoiPrefixes(env: Env): string[] {
+  const single = raw(env, 'IGSN_DOI_PREFIX');
+  const listed = (raw(env, 'IGSN_DOI_PREFIXES') ?? '')
+    .split(',')
+    .map((prefix) => prefix.trim())
+    .filter(Boolean);
+  const prefixes = [...new Set([...(single === undefined ? [] : [single]), ...listed])];
+  for (const prefix of prefixes) {
+    if (!/^10\.\d{4,9}$/.test(prefix)) {
+      const name = prefix === single ? 'IGSN_DOI_PREFIX' : 'IGSN_DOI_PREFIXES';
+      throw new ConfigError(name, `must be a DOI prefix such as 10.5072, got "${prefix}".`);
+    }
+  }
+  return prefixes.length ? prefixes : ['10.5072'];
+}
 
 function raw(env: Env, name: string): string | undefined {
   const value = env[name];
@@ -407,10 +433,8 @@ export function loadAppConfig(env: Env): AppConfig {
     throw new ConfigError('METRICS_TOKEN', 'must be 16-256 printable characters without spaces.');
   }
 
-  const doiPrefix = raw(env, 'IGSN_DOI_PREFIX') ?? '10.5072';
-  if (!/^10\.\d{4,9}$/.test(doiPrefix)) {
-    throw new ConfigError('IGSN_DOI_PREFIX', `must be a DOI prefix such as 10.5072, got "${doiPrefix}".`);
-  }
+  const doiPrefixes = igsnDoiPrefixes(env);
+  const doiPrefix = doiPrefixes[0];
 
   const keyPrefix = raw(env, 'REDIS_KEY_PREFIX') ?? 'sr';
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(keyPrefix)) {
@@ -500,7 +524,7 @@ export function loadAppConfig(env: Env): AppConfig {
       orcid: orcidConfig(env),
       orcidIdTokenIssuers: orcidIdTokenIssuers(env),
     },
-    igsn: { doiPrefix },
+    igsn: { doiPrefix, doiPrefixes },
     exports: {
       ttlSeconds: duration(env, 'EXPORT_TTL', '24h'),
       maxConcurrentPerUser: integer(env, 'EXPORT_MAX_CONCURRENT_PER_USER', 2, 1, 1000),

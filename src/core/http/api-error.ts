@@ -11,8 +11,10 @@ export class ApiError extends HttpException {
     message: string,
     readonly fieldErrors: FieldErrors = {},
     readonly headers: Record<string, string> = {},
+    /** Members the body carries beside `message` and `errors` (a 410's tombstone). */
+    extra: Record<string, unknown> = {},
   ) {
-    super(errorBody(message, fieldErrors), status);
+    super({ ...errorBody(message, fieldErrors), ...extra }, status);
   }
 
   static badRequest(message: string, errors: FieldErrors = {}): ApiError {
@@ -39,6 +41,11 @@ export class ApiError extends HttpException {
 
   static notFound(message = 'Not found.'): ApiError {
     return new ApiError(HttpStatus.NOT_FOUND, message);
+  }
+
+  /** 410: the resource existed and was retired; `extra` says what remains of it (a tombstone). */
+  static gone(message: string, extra: Record<string, unknown> = {}): ApiError {
+    return new ApiError(HttpStatus.GONE, message, {}, {}, extra);
   }
 
   static conflict(message: string, errors: FieldErrors = {}): ApiError {

@@ -1,3 +1,4 @@
+import { RegistryCodesController } from './registry-codes.controller';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AgentsModule } from '../agents/agents.module';
@@ -17,7 +18,7 @@ import { UsersController } from './users.controller';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([User, Team, TeamMember, RegistryCode]), AgentsModule],
-  controllers: [UsersController],
+  controllers: [UsersController, RegistryCodesController],
   providers: [AccountsService, PasswordHasher, UserRepository, TeamRepository, RegistryCodeRepository],
   exports: [AccountsService, PasswordHasher, UserRepository],
 })

@@ -6,6 +6,12 @@ import { ApiError } from '../../core/http/api-error';
 import { IndividualRepository } from '../agents/individual.repository';
 import { emailKey } from './email-address';
 import { PasswordHasher } from './password-hasher';
+import {
+  RegistryCodeAccessDto,
+  RegistryCodeRole,
+  SAMPLE_PERMISSIONS,
+  SamplePermission,
+} from './dto/registry-code-access.dto';
 import { REGISTRY_CODE_PATTERN, RegistryCode } from './registry-code.entity';
 import { RegistryCodeRepository } from './registry-code.repository';
 import { TEAM_ROLES, Team, TeamMember, TeamRole } from './team.entity';
@@ -432,6 +438,32 @@ export class AccountsService {
     manager?: EntityManager,
   ): Promise<boolean> {
     return this.registryCodes.usableBy(code.trim().toUpperCase(), user.userId, user.isStaff || user.isAdmin, manager);
+  }
+
+  /**
+   * The registry codes a user holds and what each lets them do with its samples (owner, team editor
+   * and manager: create, edit, view; team viewer: view). With `permission`, only the codes that give
+   * it; staff and admins hold every code that way (they may register, edit and view under any).
+   */
+  async registryCodesHeld(
+    user: { userId: number; isStaff: boolean; isAdmin: boolean },
+    permission?: SamplePermission,
+  ): Promise<RegistryCodeAccessDto[]> {
+    const rows = await this.registryCodes.heldBy(
+      user.userId,
+      permission !== undefined && (user.isStaff || user.isAdmin),
+    );
+    const held = rows.map((row): RegistryCodeAccessDto => {
+      const role = row.role as RegistryCodeRole;
+      return {
+        code: row.code,
+        sesar_code: row.code,
+        role,
+        team: row.team_id === null ? null : { id: row.team_id, name: row.team_name ?? '' },
+        permissions: role === 'viewer' ? ['view_sample'] : [...SAMPLE_PERMISSIONS],
+      };
+    });
+    return permission === undefined ? held : held.filter((code) => code.permissions.includes(permission));
   }
 
   /** Registry codes the user may register under, in code order. */

@@ -93,4 +93,24 @@ export class RegistryCodeRepository {
     );
     return rows.map((row) => row.code);
   }
+
+  /**
+   * The codes the user holds, with how: owned (`owner`), or owned by a team they belong to (their
+   * role there). With `everyCode` (staff), every other code too, as `staff`. In code order.
+   */
+  async heldBy(
+    userId: number,
+    everyCode: boolean,
+  ): Promise<{ code: string; role: string; team_id: number | null; team_name: string | null }[]> {
+    return this.dataSource.query(
+      `SELECT rc.code, CASE WHEN rc.user_owner_id = $1 THEN 'owner' ELSE COALESCE(tm.role, 'staff') END AS role,
+              t.id AS team_id, t.name::text AS team_name
+         FROM registry_code rc
+         LEFT JOIN team t ON t.id = rc.team_owner_id
+         LEFT JOIN team_member tm ON tm.team_id = rc.team_owner_id AND tm.user_id = $1
+        WHERE $2 OR rc.user_owner_id = $1 OR tm.user_id IS NOT NULL
+        ORDER BY rc.code`,
+      [userId, everyCode],
+    );
+  }
 }

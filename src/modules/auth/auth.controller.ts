@@ -126,7 +126,22 @@ export class AuthController {
   @ApiOkResponse({ type: TokenPairResponse })
   @ApiUnauthorizedResponse({
     type: ErrorBody,
-    example: { message: 'The identity token is invalid or expired.', errors: {} },
+    description:
+      'An invalid or expired id_token (`errors` empty), or a valid one whose identity matches no account ' +
+      '(`errors.token`: the client offers to sign up).',
+    example: {
+      message: 'No registry account matches this identity.',
+      errors: { token: ['matches no registry account; sign up (or link your ORCID iD) first'] },
+    },
+  })
+  @ApiForbiddenResponse({
+    type: ErrorBody,
+    description:
+      'The account has no upload permission (`errors.permissions`): the client offers POST /api/api-access-request/.',
+    example: {
+      message: 'This account has no upload permission.',
+      errors: { permissions: ['upload permission is required; ask for it with POST /api/api-access-request/'] },
+    },
   })
   @ApiNotFoundResponse({
     type: ErrorBody,

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import { KeyObject, createPublicKey, createSecretKey } from 'node:crypto';
 import jwt, { JwtHeader, JwtPayload } from 'jsonwebtoken';
 import { Clock } from '../../core/clock';
@@ -140,7 +140,20 @@ export class ConnectionService {
       throw ApiError.unauthorized('The identity provider has not verified this email address.');
     }
     const user = byOrcid ?? (email === undefined ? undefined : await this.accounts.findByEmail(email));
-    if (!user || !user.isActive) throw ApiError.unauthorized('No registry account matches this identity.');
+    // Clients branch on these two answers (SESAR2: sign up first; or offer "request API access").
+    if (!user || !user.isActive) {
+      throw new ApiError(
+        HttpStatus.UNAUTHORIZED,
+        'No registry account matches this identity.',
+        { token: ['matches no registry account; sign up (or link your ORCID iD) first'] },
+        { 'WWW-Authenticate': 'Bearer' },
+      );
+    }
+    if (user.uploadPermissionStatus !== 1 && !user.isStaff && !user.isAdmin) {
+      throw new ApiError(HttpStatus.FORBIDDEN, 'This account has no upload permission.', {
+        permissions: ['upload permission is required; ask for it with POST /api/api-access-request/'],
+      });
+    }
     return { user, connection };
   }
 

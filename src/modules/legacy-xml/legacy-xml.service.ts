@@ -156,11 +156,15 @@ export class LegacyXmlService {
         type: 'body',
         metatype: CreateSampleDto,
       })) as CreateSampleDto;
-      return this.samples.register(dto, user, { legacySampleType });
+      return this.samples.register(dto, user, { legacySampleType, allowRetiredMaterialTypes: true });
     }
     const dto = (await this.validation.transform(body, { type: 'body', metatype: UpdateSampleDto })) as UpdateSampleDto;
     // processSample checked that the body has an igsn; validation accepts it only as one string.
-    return this.samples.update(dto.igsn ?? '', dto, user, { legacySampleType, append });
+    return this.samples.update(dto.igsn ?? '', dto, user, {
+      legacySampleType,
+      append,
+      allowRetiredMaterialTypes: true,
+    });
   }
 }
 

@@ -143,6 +143,11 @@ export const SAMPLE_CSV_COLUMNS = [
   column('updated_at'),
   column('can_edit'),
   column('doi', (doi) => doi.state),
+  // SESAR2's names (issue 20), after every column older readers know.
+  column('sample_id'),
+  column('registration_date'),
+  column('last_update_date'),
+  column('can_deactivate'),
 ] as const satisfies readonly SampleColumn[];
 
 // Compile-time guard: a SampleDto field without a column fails the build here.

@@ -82,6 +82,10 @@ export function minimalSampleDto(overrides: Partial<SampleDto> = {}): SampleDto 
     created_at: '2025-03-04T10:00:00.000Z',
     updated_at: '2025-03-05T11:30:00.000Z',
     can_edit: false,
+    can_deactivate: false,
+    sample_id: 1,
+    registration_date: '2025-03-04T10:00:00.000Z',
+    last_update_date: '2025-03-05T11:30:00.000Z',
     doi: { state: 'findable', updated_at: '2025-03-05T09:00:00.000Z', error: null },
     ...overrides,
   };

@@ -40,17 +40,33 @@ export class IgsnService {
     return this.config.igsn.doiPrefix;
   }
 
+  /** The minting prefix, then every other prefix lookups accept (config `igsn.doiPrefixes`). */
+  get acceptedDoiPrefixes(): string[] {
+    const { doiPrefix, doiPrefixes } = this.config.igsn;
+    return [doiPrefix, ...doiPrefixes.filter((prefix) => prefix !== doiPrefix)];
+  }
+
   toDoi(suffix: string): string {
     return `${this.config.igsn.doiPrefix}/${suffix}`;
   }
 
-  /** The stored suffix for a lookup value, or undefined when it cannot be an IGSN of this registry. */
+  /** The suffix of `value` when it starts with one of the accepted DOI prefixes and a slash; else undefined. */
+  withoutDoiPrefix(value: string): string | undefined {
+    const slash = value.indexOf('/');
+    if (slash < 0 || !this.acceptedDoiPrefixes.includes(value.slice(0, slash))) return undefined;
+    return value.slice(slash + 1);
+  }
+
+  /**
+   * The stored suffix for a lookup value, or undefined when it cannot be an IGSN of this registry.
+   * The DOI form may carry any accepted prefix (IGSN_DOI_PREFIXES), not only the minting one.
+   */
   parse(value: string): string | undefined {
     let candidate = value.trim();
-    const slash = candidate.indexOf('/');
-    if (slash >= 0) {
-      if (candidate.slice(0, slash) !== this.config.igsn.doiPrefix) return undefined;
-      candidate = candidate.slice(slash + 1);
+    if (candidate.includes('/')) {
+      const suffix = this.withoutDoiPrefix(candidate);
+      if (suffix === undefined) return undefined;
+      candidate = suffix;
     }
     const upper = candidate.toUpperCase();
     return SUFFIX_PATTERN.test(upper) ? upper : undefined;

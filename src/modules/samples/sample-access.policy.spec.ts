@@ -40,11 +40,28 @@ describe('SampleAccessPolicy', () => {
     expect(policy.visibility(sample({ publishDate: new Date('2020-01-01') }), undefined, now)).toBe('visible');
   });
 
-  it('never shows a deactivated sample, not even to its owner or staff', () => {
+  it('never shows a deactivated sample, not even to its owner or staff: it is gone (410)', () => {
     const gone = sample({ isDeactivated: true });
-    expect(policy.visibility(gone, caller(1), now)).toBe('hidden');
-    expect(policy.visibility(gone, caller(2, [], { isAdmin: true }), now)).toBe('hidden');
+    expect(policy.visibility(gone, caller(1), now)).toBe('gone');
+    expect(policy.visibility(gone, caller(2, [], { isAdmin: true }), now)).toBe('gone');
+    expect(policy.canView(gone, caller(1), now)).toBe(false);
     expect(policy.canEdit(gone, caller(1))).toBe(false);
+    expect(policy.canDeactivate(gone, caller(1))).toBe(false);
+  });
+
+  it('keeps a sample deactivated before it was ever public unknown to all but those who could see it', () => {
+    const deactivatedAt = new Date('2026-01-01T00:00:00Z');
+    const draft = sample({ isDeactivated: true, metadataStoreStatus: 'draft', deactivatedAt });
+    const embargoed = sample({ isDeactivated: true, publishDate: new Date('2026-06-01'), deactivatedAt });
+    const wasPublic = sample({ isDeactivated: true, publishDate: new Date('2025-06-01'), deactivatedAt });
+    for (const hidden of [draft, embargoed]) {
+      expect(policy.visibility(hidden, undefined, now)).toBe('hidden');
+      expect(policy.visibility(hidden, caller(2), now)).toBe('hidden');
+      expect(policy.visibility(hidden, caller(1), now)).toBe('gone');
+      expect(policy.visibility(hidden, caller(3, [{ teamId: 10, role: 'viewer' }]), now)).toBe('gone');
+    }
+    expect(policy.visibility(wasPublic, undefined, now)).toBe('gone');
+    expect(policy.visibility(wasPublic, caller(2), now)).toBe('gone');
   });
 
   it.each([

@@ -11,6 +11,8 @@ export interface SampleAccessFacts {
   isDeactivated: boolean;
   userOwnerId: number | null;
   teamOwnerId: number | null;
+  /** When it was deactivated (null while active, and for rows deactivated before this was kept). */
+  deactivatedAt?: Date | null;
 }
 
 export interface SampleCaller {
@@ -18,7 +20,8 @@ export interface SampleCaller {
   teams: TeamMembership[];
 }
 
-export type SampleVisibility = 'visible' | 'needs-token' | 'hidden';
+/** `gone`: deactivated, and the caller may know it existed (410 with a tombstone). */
+export type SampleVisibility = 'visible' | 'needs-token' | 'hidden' | 'gone';
 
 /** A SQL condition with its parameters, for queries that must apply the same rules as the policy. */
 export interface SqlCondition {
@@ -31,7 +34,9 @@ export interface SqlCondition {
  * §4). Fetch, search, update, deactivation, batches, exports and legacy XML all ask this policy,
  * either per row (`visibility`, `canEdit`) or as SQL (`visibleCondition`, `editableCondition`).
  *
- * - Deactivated samples are never visible.
+ * - Deactivated samples are never visible. They are `gone` (410) to callers who could see them
+ *   before, and to everyone when they were public before their deactivation; a sample deactivated
+ *   before it was ever public stays unknown (404) to everyone else, as to OAI-PMH harvesters.
  * - Published samples whose publish_date is not in the future are public.
  * - Everything else (draft, pending-review, embargoed) needs a token and view permission:
  *   the owner, any member of the owning team, staff or an admin.
@@ -55,23 +60,46 @@ export class SampleAccessPolicy {
     );
   }
 
+  /** Whether a deactivated sample had been public (published, embargo over) when it was deactivated. */
+  static wasPublicBeforeDeactivation(sample: SampleAccessFacts): boolean {
+    const until = sample.deactivatedAt ?? null;
+    return (
+      sample.metadataStoreStatus === 'published' &&
+      (sample.publishDate === null || until === null || sample.publishDate.getTime() <= until.getTime())
+    );
+  }
+
   canView(sample: SampleAccessFacts, caller: SampleCaller | undefined, now: Date): boolean {
     return this.visibility(sample, caller, now) === 'visible';
   }
 
   visibility(sample: SampleAccessFacts, caller: SampleCaller | undefined, now: Date): SampleVisibility {
-    if (sample.isDeactivated) return 'hidden';
+    if (sample.isDeactivated) {
+      return SampleAccessPolicy.wasPublicBeforeDeactivation(sample) || this.isViewer(sample, caller)
+        ? 'gone'
+        : 'hidden';
+    }
     if (SampleAccessPolicy.isPublic(sample, now)) return 'visible';
     if (!caller) return 'needs-token';
+    return this.isViewer(sample, caller) ? 'visible' : 'hidden';
+  }
+
+  /** Staff, an admin, the owner or a member of the owning team: who sees a sample that is not public. */
+  private isViewer(sample: SampleAccessFacts, caller: SampleCaller | undefined): boolean {
+    if (!caller) return false;
     const { user, teams } = caller;
-    if (user.isStaff || user.isAdmin || sample.userOwnerId === user.userId) return 'visible';
-    if (sample.teamOwnerId !== null && teams.some((team) => team.teamId === sample.teamOwnerId)) return 'visible';
-    return 'hidden';
+    if (user.isStaff || user.isAdmin || sample.userOwnerId === user.userId) return true;
+    return sample.teamOwnerId !== null && teams.some((team) => team.teamId === sample.teamOwnerId);
   }
 
   canEdit(sample: SampleAccessFacts, caller: SampleCaller | undefined): boolean {
     if (!caller || sample.isDeactivated) return false;
     return canEditOwned(sample, caller.user, caller.teams);
+  }
+
+  /** Deactivation needs edit permission: the same rule, named for `can_deactivate`. */
+  canDeactivate(sample: SampleAccessFacts, caller: SampleCaller | undefined): boolean {
+    return this.canEdit(sample, caller);
   }
 
   /** `alias.*` rows the public may see; `$n` placeholders start after `offset`. */

@@ -336,6 +336,11 @@ const CATALOGUE: readonly SampleField[] = [
   { key: 'updated_at', label: 'Updated At', type: 'datetime' },
   { key: 'can_edit', label: 'Can Edit', type: 'boolean' },
   { key: 'doi', label: 'DOI Registration', type: 'text' },
+  // SESAR2's names for id, created_at, updated_at and the deactivation permission (issue 20).
+  { key: 'sample_id', label: 'Sample ID', type: 'integer' },
+  { key: 'registration_date', label: 'Registration Date', type: 'datetime' },
+  { key: 'last_update_date', label: 'Last Update Date', type: 'datetime' },
+  { key: 'can_deactivate', label: 'Can Deactivate', type: 'boolean' },
 ];
 
 /** The catalogue, each field's aliases completed with SESAR2's JSON names for it (sample-field-aliases.ts). */

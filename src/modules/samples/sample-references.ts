@@ -31,6 +31,8 @@ export interface SampleReferenceLookups {
     caller: SampleCaller,
     manager: EntityManager,
   ): Promise<{ code: string; teamOwnerId: number | null }>;
+  /** Lower-cased labels of the deprecated material types (`for_registration` false). */
+  retiredMaterialTypes(manager: EntityManager): Promise<Set<string>>;
 }
 
 /**
@@ -108,6 +110,10 @@ export class SampleReferences implements SampleReferenceLookups {
     return { code, teamOwnerId: owner.teamOwnerId };
   }
 
+  retiredMaterialTypes(manager: EntityManager): Promise<Set<string>> {
+    return this.vocabularies.retiredMaterialTypes(manager);
+  }
+
   /** A per-batch copy that answers each distinct lookup once. */
   memoized(): SampleReferenceLookups {
     const cache = new Map<string, Promise<unknown>>();
@@ -135,6 +141,7 @@ export class SampleReferences implements SampleReferenceLookups {
         memo(key('collectors', inputs), () => this.collectorIds(inputs, createdBy, manager)),
       registryCode: (given, caller, manager) =>
         memo(key('code', given), () => this.registryCode(given, caller, manager)),
+      retiredMaterialTypes: (manager) => memo(key('retired-material-types'), () => this.retiredMaterialTypes(manager)),
     };
   }
 }

@@ -237,6 +237,10 @@ export class Sample {
   @Column({ type: 'timestamptz', nullable: true })
   deactivatedAt: Date | null;
 
+  /** The IGSNs (bare suffixes) a `duplicate igsn` deactivation named as the samples to keep. */
+  @Column({ type: 'text', array: true, nullable: true })
+  deactivateDuplicateIgsns: string[] | null;
+
   @Column({ type: 'integer', nullable: true })
   userOwnerId: number | null;
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
 import { sampleDoiStatus } from '../datacite/dto/sample-doi-status.dto';
+import { SampleTombstone } from './dto/sample-lookup.dto';
 import { SampleCollector, SampleDto } from './dto/sample.dto';
 import { IgsnService } from './igsn.service';
 import { SampleAccessFacts } from './sample-access.policy';
@@ -86,6 +87,9 @@ export interface SampleRow {
   publish_date: Date | null;
   is_deactivated: boolean;
   deactivate_reason: string | null;
+  deactivated_at: Date | null;
+  /** The samples a `duplicate igsn` deactivation named (bare suffixes). */
+  deactivate_duplicate_igsns: string[] | null;
   user_owner_id: number | null;
   team_owner_id: number | null;
   batch_id: number | null;
@@ -124,6 +128,7 @@ export function accessFacts(row: SampleRow): SampleAccessFacts {
     isDeactivated: row.is_deactivated,
     userOwnerId: row.user_owner_id,
     teamOwnerId: row.team_owner_id,
+    deactivatedAt: row.deactivated_at,
   };
 }
 
@@ -134,6 +139,16 @@ export class SampleMapper {
     private readonly igsn: IgsnService,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
+
+  /** A deactivated sample as both lookups answer it (410): identifier, date and reason only. */
+  toTombstone(row: SampleRow): SampleTombstone {
+    return {
+      igsn: this.igsn.toDoi(row.igsn),
+      deactivation_date: row.deactivated_at ? row.deactivated_at.toISOString() : null,
+      deactivate_reason: row.deactivate_reason,
+      duplicate_igsns: (row.deactivate_duplicate_igsns ?? []).map((suffix) => this.igsn.toDoi(suffix)),
+    };
+  }
 
   toDto(row: SampleRow, canEdit: boolean): SampleDto {
     const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -227,6 +242,12 @@ export class SampleMapper {
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),
       can_edit: canEdit,
+      // Deactivation needs edit permission (SampleAccessPolicy.canDeactivate).
+      can_deactivate: canEdit,
+      // SESAR2's names for the same facts, for clients written against it.
+      sample_id: Number(row.id),
+      registration_date: row.created_at.toISOString(),
+      last_update_date: row.updated_at.toISOString(),
       doi: sampleDoiStatus(
         { state: row.doi_state, updatedAt: row.doi_updated_at, error: row.doi_error },
         this.config.datacite !== null,

@@ -8,6 +8,7 @@ import { ReadRouting } from '../../core/database/read-replicas/read-routing.serv
 import { analyzeStaleTables, cleanGinPendingLists } from '../../core/database/table-statistics';
 import { ORCID } from '../agents/agent-identity';
 import { escapeLike } from '../vocabularies/common/label-search';
+import { DEFAULT_SAMPLE_ORDER, SampleOrder, orderBySql } from './sample-ordering';
 import { SqlCondition } from './sample-access.policy';
 import { BoundingBox } from './sample-search';
 import { FLAT_SAMPLE_JOINS, FlatColumnSql, SAMPLE_VOCABULARY_JOINS } from './sample-flat-columns';
@@ -46,6 +47,7 @@ export const SAMPLE_DETAIL = `
          ca.id AS current_archive_id, ca.label AS current_archive_label,
          oa.id AS original_archive_id, oa.label AS original_archive_label,
          s.related_resources, lrr.linked_resources, s.metadata_store_status, s.publish_date, s.is_deactivated, s.deactivate_reason,
+         s.deactivated_at, s.deactivate_duplicate_igsns,
          s.user_owner_id, s.team_owner_id, s.batch_id, s.created_at, s.updated_at,
          CASE WHEN sd.version > sd.delivered_version THEN 'pending' ELSE sd.state END AS doi_state,
          sd.updated_at AS doi_updated_at, sd.error AS doi_error
@@ -87,6 +89,7 @@ export const OTHER_NAMES_TEXT = 'sample_other_names_text(s.other_names)';
 
 const BY_IGSN = `${SAMPLE_DETAIL} WHERE s.igsn = $1`;
 const BY_IDS = `${SAMPLE_DETAIL} WHERE s.id = ANY($1::bigint[])`;
+const BY_IGSNS = `${SAMPLE_DETAIL} WHERE s.igsn = ANY($1::text[])`;
 
 export interface PublicChild {
   parentId: string;
@@ -114,6 +117,8 @@ export interface SamplePageRequest {
    * not depend on the parameter values (no text patterns), so one generic plan serves them all.
    */
   prepared?: boolean;
+  /** The order of the page (`ordering`); newest first when absent. */
+  order?: SampleOrder;
 }
 
 export interface SampleCount {
@@ -188,12 +193,24 @@ export function takenIgsnOf(error: unknown): string | undefined {
  */
 function collectedStatement(condition: SqlCondition, page: SamplePageRequest): SqlCondition {
   const params = [...condition.params, page.limit + 1, page.offset];
+  const order = page.order ?? DEFAULT_SAMPLE_ORDER;
+  const sortKey = order.column === 'id' ? '' : `, s.${order.column}`;
   return {
     sql: `WITH matches AS MATERIALIZED (
-            SELECT s.id, s.created_at FROM sample s WHERE ${condition.sql} LIMIT ${EXACT_COUNT_LIMIT + 1})
+            SELECT s.id${sortKey} FROM sample s WHERE ${condition.sql} LIMIT ${EXACT_COUNT_LIMIT + 1})
           SELECT (SELECT count(*)::int FROM matches) AS total,
-                 ARRAY(SELECT id FROM matches ORDER BY created_at DESC, id DESC
+                 ARRAY(SELECT id FROM matches ORDER BY ${orderBySql(order, '')}
                         LIMIT $${params.length - 1} OFFSET $${params.length}) AS ids`,
+    params,
+  };
+}
+
+/** The statement of one page of ids in the page's order (SampleRepository.searchPage). */
+function pageIdsStatement(condition: SqlCondition, page: SamplePageRequest): SqlCondition {
+  const params = [...condition.params, page.limit + 1, page.offset];
+  return {
+    sql: `SELECT s.id FROM sample s WHERE ${condition.sql}
+           ORDER BY ${orderBySql(page.order ?? DEFAULT_SAMPLE_ORDER, 's')} LIMIT $${params.length - 1} OFFSET $${params.length}`,
     params,
   };
 }
@@ -229,6 +246,12 @@ export class SampleRepository {
   async byIgsn(suffix: string, manager?: EntityManager): Promise<SampleRow | undefined> {
     if (manager) return (await manager.query<SampleRow[]>(BY_IGSN, [suffix]))[0];
     return (await this.pooled<SampleRow>(BY_IGSN, [suffix], 'sample_by_igsn'))[0];
+  }
+
+  /** The rows of these IGSNs (bare suffixes), in no particular order. */
+  async byIgsns(suffixes: string[]): Promise<SampleRow[]> {
+    if (!suffixes.length) return [];
+    return this.pooled<SampleRow>(BY_IGSNS, [suffixes], 'sample_by_igsns');
   }
 
   /** The rows of these ids, in the order given. */
@@ -358,16 +381,14 @@ export class SampleRepository {
    * follow (one extra id is read, so `next` never depends on the count being exact).
    */
   async searchPage(condition: SqlCondition, page: SamplePageRequest): Promise<{ rows: SampleRow[]; more: boolean }> {
-    const params = [...condition.params, page.limit + 1, page.offset];
-    const text = `SELECT s.id FROM sample s WHERE ${condition.sql}
-                   ORDER BY s.created_at DESC, s.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`;
+    const { sql: text, params } = pageIdsStatement(condition, page);
     const ids = await this.pooled<{ id: string }>(text, params, page.prepared ? statementName('sp', text) : undefined);
     const more = ids.length > page.limit;
     return { rows: await this.byIds(ids.slice(0, page.limit).map((row) => row.id)), more };
   }
 
   /**
-   * A page of a search with its count. `valueDependent`: the condition's best plan changes from one
+   * A page of a search with its count (in `page.order`, newest first by default). `valueDependent`: the condition's best plan changes from one
    * value to the next (text patterns, a registry code, a box, a date range, …) — a condition expected
    * to match few samples is collected in one pass with its exact count (searchCollected), anything
    * broader pages along the newest-first index. Other conditions run as prepared statements, page
@@ -425,9 +446,7 @@ export class SampleRepository {
    */
   async explainSearchPage(condition: SqlCondition, page: SamplePageRequest): Promise<Record<string, string>> {
     const collected = collectedStatement(condition, page);
-    const params = [...condition.params, page.limit + 1, page.offset];
-    const idsSql = `SELECT s.id FROM sample s WHERE ${condition.sql}
-                     ORDER BY s.created_at DESC, s.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`;
+    const { sql: idsSql, params } = pageIdsStatement(condition, page);
     const text = (rows: unknown) => (rows as { 'QUERY PLAN': string }[]).map((row) => row['QUERY PLAN']).join('\n');
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();

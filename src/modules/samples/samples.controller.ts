@@ -21,12 +21,14 @@ import {
   ApiExcludeEndpoint,
   ApiExtraModels,
   ApiForbiddenResponse,
+  ApiGoneResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiQuery,
   ApiTags,
   ApiUnauthorizedResponse,
+  getSchemaPath,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AuthenticatedUser, CurrentUser } from '../../core/auth/authenticated-user';
@@ -35,6 +37,7 @@ import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
 import { ApiError } from '../../core/http/api-error';
 import { ErrorBody } from '../../core/http/error-body';
+import { refuseUnknownQueryParameters } from '../../core/http/unknown-query-parameters';
 import { ApiPageQuery, paginate, parsePageRequest } from '../../core/http/pagination';
 import { publicBaseUrl } from '../../core/http/public-address';
 import { ApiNotModifiedResponse, CacheAudience, cacheRead, strongEtag } from '../../core/http/http-cache';
@@ -43,12 +46,15 @@ import { negotiateSampleFormat, renderSample } from '../metadata-formats/sample-
 import { ApiSampleRepresentations } from '../metadata-formats/sample-formats.openapi';
 import {
   CreateSampleDto,
-  DeactivateSampleDto,
   RelatedResourceDto,
   RelatedResourceRefDto,
   SEARCH_SCOPES,
   UpdateSampleDto,
 } from './dto/sample-write.dto';
+import { SampleDeactivationDto } from './dto/sample-deactivation.dto';
+import { SampleGoneBody, SampleLookupListResponse } from './dto/sample-lookup.dto';
+import { SAMPLE_ORDERING_VALUES, parseSampleOrdering } from './sample-ordering';
+import { withoutSearchAliases } from './sample-search-aliases';
 import { SampleListResponse, SampleResponse } from './dto/sample.dto';
 import { ApiIgsnPath } from './igsn-path.openapi';
 import { ApiSampleFilterQueries } from './sample-search.openapi';
@@ -79,6 +85,24 @@ function methodNotAllowed(method: string): ApiError {
   );
 }
 
+const GONE = {
+  type: SampleGoneBody,
+  description: 'Deactivated: the tombstone only, never the fields.',
+  example: {
+    message: 'Sample 10.5072/IEABC0001 was deactivated.',
+    errors: {},
+    tombstone: {
+      igsn: '10.5072/IEABC0001',
+      deactivation_date: '2026-11-22T10:00:00.000Z',
+      deactivate_reason: 'duplicate igsn',
+      duplicate_igsns: ['10.5072/IEABC0002'],
+    },
+  },
+};
+
+/** The most IGSNs one by-igsn lookup may name. */
+const MAX_LOOKUP_IGSNS = 100;
+
 /** The substring filters of the search (longer values are refused). */
 const TEXT_FILTER = { type: 'string', maxLength: 255 } as const;
 
@@ -105,6 +129,16 @@ export class SamplesController {
     description: 'Substring of the IGSN, the sample name or one of its other names',
     schema: TEXT_FILTER,
   })
+  @ApiQuery({ name: 'search', required: false, description: "SESAR2's name for `q`", schema: TEXT_FILTER })
+  @ApiQuery({
+    name: 'ordering',
+    required: false,
+    description:
+      'Order of the results (`-` for descending; the id breaks ties). Default: newest first. ' +
+      '`registration_date` is `created_at`, `last_update_date` is `updated_at`.',
+    schema: { type: 'string', enum: SAMPLE_ORDERING_VALUES },
+  })
+  @ApiQuery({ name: 'sesar_code', required: false, description: "SESAR2's name for `registry_code`", type: String })
   @ApiQuery({ name: 'name', required: false, description: 'Substring of the sample name', schema: TEXT_FILTER })
   @ApiQuery({ name: 'igsn', required: false, description: 'Substring of the IGSN', schema: TEXT_FILTER })
   @ApiQuery({ name: 'object_type', required: false, description: 'Leaf label(s), comma-separated', type: String })
@@ -131,15 +165,18 @@ export class SamplesController {
   async search(
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-    @Query() query: Record<string, string | undefined>,
+    @Query() sent: Record<string, string | undefined>,
     @CurrentUser() user?: AuthenticatedUser,
   ): Promise<SampleListResponse | undefined> {
+    const { query, ordering } = withoutSearchAliases(sent);
     refuseUnknownSearchParameters(Object.keys(query));
     const page = parsePageRequest(query, { defaultSize: 25, maxSize: 2000 });
-    for (const [name, value] of Object.entries(query)) {
-      if (typeof value !== 'string') throw ApiError.invalidField(name, 'give this parameter once');
+    for (const [name, value] of Object.entries({ ...query, ordering })) {
+      if (value !== undefined && typeof value !== 'string')
+        throw ApiError.invalidField(name, 'give this parameter once');
     }
-    const { count, more, data } = await this.samples.search(query, page, user);
+    const order = parseSampleOrdering(ordering as string | undefined);
+    const { count, more, data } = await this.samples.search(query, page, user, order);
     // Anonymous searches see public samples only: anyone may keep the page. With a token the page
     // depends on the caller (scope, can_edit).
     const etag = strongEtag([
@@ -175,6 +212,52 @@ export class SamplesController {
   }
 
   @Public()
+  @AnonymousReadLimit()
+  @Get('by-igsn')
+  @ApiExtraModels(SampleResponse, SampleLookupListResponse)
+  @ApiOperation({
+    summary: 'Look samples up by IGSN (any accepted form: DOI form with an accepted prefix, bare suffix, any case).',
+    description:
+      'One IGSN: 200 `{data: Sample}`, 401 (not public, no token), 403 (exists, not yours to see), 404, or 410 with ' +
+      'a tombstone. Several, comma-separated (at most 100): always 200 `{data: [{igsn, status, data | message, ' +
+      'tombstone}]}` in the order asked, each `status` what a lookup of that IGSN alone would answer.',
+  })
+  @ApiQuery({ name: 'igsn', required: true, description: 'One IGSN, or several comma-separated', type: String })
+  @ApiOkResponse({
+    schema: { oneOf: [{ $ref: getSchemaPath(SampleResponse) }, { $ref: getSchemaPath(SampleLookupListResponse) }] },
+  })
+  @ApiBadRequestResponse({
+    type: ErrorBody,
+    example: { message: 'Invalid igsn: is required.', errors: { igsn: ['is required'] } },
+  })
+  @ApiUnauthorizedResponse({ type: ErrorBody })
+  @ApiForbiddenResponse({ type: ErrorBody, example: { message: 'You may not see this sample.', errors: {} } })
+  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiGoneResponse(GONE)
+  async lookup(
+    @Query() query: Record<string, string | string[] | undefined>,
+    @CurrentUser() user?: AuthenticatedUser,
+  ): Promise<SampleResponse | SampleLookupListResponse> {
+    refuseUnknownQueryParameters(query, ['igsn'], 'this lookup');
+    const given = query.igsn;
+    if (given !== undefined && typeof given !== 'string')
+      throw ApiError.invalidField('igsn', 'give this parameter once');
+    const values = (given ?? '')
+      .split(',')
+      .map((value) => value.trim())
+      .filter(Boolean);
+    if (!values.length) throw ApiError.invalidField('igsn', 'is required');
+    if (values.length > MAX_LOOKUP_IGSNS) throw ApiError.invalidField('igsn', `at most ${MAX_LOOKUP_IGSNS} IGSNs`);
+    const found = await this.samples.lookup(values, user);
+    if (values.length > 1) return { data: found };
+    const [one] = found;
+    if (one.status === 200 && one.data) return { data: one.data };
+    if (one.status === 410) throw ApiError.gone(one.message ?? '', { tombstone: one.tombstone });
+    if (one.status === 401) throw ApiError.unauthorized(one.message);
+    throw new ApiError(one.status, one.message ?? '');
+  }
+
+  @Public()
   @Get([':igsn', ':prefix/:suffix'])
   @ApiOperation({
     summary: 'Fetch a sample by IGSN (DOI form or bare suffix, any letter case).',
@@ -192,6 +275,7 @@ export class SamplesController {
     example: { message: 'This sample is not public; send a token with view permission.', errors: {} },
   })
   @ApiNotFoundResponse(NOT_FOUND)
+  @ApiGoneResponse(GONE)
   async fetch(
     @Param() params: { igsn?: string; prefix?: string; suffix?: string },
     @Req() req: Request,
@@ -260,7 +344,14 @@ export class SamplesController {
   @HttpCode(200)
   @ApiBearerAuth('bearer')
   @ApiIgsnPath()
-  @ApiOperation({ summary: 'Deactivate a sample; it is never returned by fetch or search again.' })
+  @ApiOperation({
+    summary:
+      'Deactivate a sample, at once: fetch and by-igsn answer 410 with a tombstone from then on; search never lists it.',
+    description:
+      "Body: `{reason, comment?}`, or SESAR2's `{deactivate_reason, other_reason?, duplicate_igsns?}`: " +
+      '`other_reason` (at most 250 characters) is required with `other`, `duplicate_igsns` (at most 1000 IGSNs of ' +
+      'samples you may see) with `duplicate igsn`. Needs edit permission (`can_deactivate`).',
+  })
   @ApiOkResponse({ type: SampleResponse })
   @ApiBadRequestResponse({
     type: ErrorBody,
@@ -274,7 +365,7 @@ export class SamplesController {
   @ApiNotFoundResponse(NOT_FOUND)
   async deactivate(
     @Param() params: { igsn?: string; prefix?: string; suffix?: string },
-    @Body() body: DeactivateSampleDto,
+    @Body() body: SampleDeactivationDto,
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<SampleResponse> {
     return { data: await this.samples.deactivate(igsnOf(params), body, user) };

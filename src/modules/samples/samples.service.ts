@@ -13,7 +13,6 @@ import { AccountsService } from '../accounts/accounts.service';
 import { VocabulariesService } from '../vocabularies/vocabularies.service';
 import {
   CreateSampleDto,
-  DeactivateSampleDto,
   LONG_TEXT_MAX,
   RelatedResourceDto,
   RelatedResourceRefDto,
@@ -23,11 +22,14 @@ import {
   UpdateSampleDto,
 } from './dto/sample-write.dto';
 import { SampleDto } from './dto/sample.dto';
+import { SampleLookup } from './dto/sample-lookup.dto';
+import { SampleDeactivationDto } from './dto/sample-deactivation.dto';
+import { DEFAULT_SAMPLE_ORDER, SampleOrder } from './sample-ordering';
 import { IgsnMinter, MintOptions } from './igsn-minter';
 import { IgsnService } from './igsn.service';
 import { SampleAccessPolicy, SampleCaller, SqlCondition } from './sample-access.policy';
 import { SampleMapper, SampleRow, accessFacts } from './sample.mapper';
-import { STORE_STATUSES, Sample, StoreStatus } from './sample.entity';
+import { DeactivateReason, STORE_STATUSES, Sample, StoreStatus } from './sample.entity';
 import {
   SampleCount,
   SampleFilters,
@@ -74,6 +76,11 @@ export interface PrepareOptions {
    * its new samples are stored (`draft` or `pending-review`); PATCH and legacy XML publish it.
    */
   completeReservedAs?: StoreStatus;
+  /**
+   * Accept deprecated material types (`for_registration` false): legacy XML, whose documents name
+   * the SESAR 1.0 terms. JSON and batch writes are refused them.
+   */
+  allowRetiredMaterialTypes?: boolean;
 }
 
 /** Between a stored text and the text appended to it: a blank line, as between paragraphs. */
@@ -92,6 +99,8 @@ export interface SampleWriteExtras {
   legacySampleType?: string;
   /** Update only: text appended, after a blank line, to the field's value (the stored one unless the body sets it). */
   append?: Partial<Record<AppendableField, string>>;
+  /** See PrepareOptions.allowRetiredMaterialTypes. */
+  allowRetiredMaterialTypes?: boolean;
 }
 
 /** Plain scalar fields copied as given (after DTO validation and trimming). */
@@ -201,7 +210,9 @@ export class SamplesService {
     const id = await this.dataSource
       .transaction(async (manager) => {
         const status: StoreStatus = dto.is_draft ? 'draft' : 'published';
-        const sample = await this.prepareNew(dto, caller as SampleCaller, status, manager);
+        const sample = await this.prepareNew(dto, caller as SampleCaller, status, manager, {
+          allowRetiredMaterialTypes: extras.allowRetiredMaterialTypes,
+        });
         if (extras.legacySampleType !== undefined) sample.columns.legacySampleType = extras.legacySampleType;
         return this.insert(manager, sample, { minted: dto.igsn === undefined });
       })
@@ -229,6 +240,7 @@ export class SamplesService {
     }
     const { code, teamOwnerId } = await refs.registryCode(dto.registry_code ?? dto.sesar_code, caller, manager);
     const resolved = await this.resolveFields(dto, caller, manager, undefined, refs);
+    if (!options.allowRetiredMaterialTypes) await this.refuseRetiredMaterialTypes(dto, undefined, refs, manager);
     const columns = resolved.columns;
     if (columns.externalSampleId) {
       await this.refuseTakenExternalId(manager, caller.user.userId, columns.externalSampleId);
@@ -555,6 +567,39 @@ export class SamplesService {
     return [...new Set(refs.map((ref) => ref.id))];
   }
 
+  /**
+   * A 400 for a deprecated material type (`for_registration` false) a write sends, naming the field
+   * and where the current terms are listed. A value the sample already holds (a migrated sample
+   * sent back as fetched) is not new, so it passes.
+   */
+  private async refuseRetiredMaterialTypes(
+    dto: SampleInput,
+    existing: Sample | undefined,
+    refs: SampleReferenceLookups,
+    manager: EntityManager,
+  ): Promise<void> {
+    const sent = [dto.general_material_type, ...(dto.material_types ?? [])].filter(
+      (label): label is string => typeof label === 'string' && label.trim() !== '',
+    );
+    if (!sent.length) return;
+    const retired = await refs.retiredMaterialTypes(manager);
+    const held = new Set(
+      [existing?.generalMaterialType, ...(existing?.materialTypes ?? [])].map((label) => label?.toLowerCase()),
+    );
+    const isNew = (label: string) => retired.has(label.trim().toLowerCase()) && !held.has(label.trim().toLowerCase());
+    const problem = (label: string) =>
+      `"${label.trim()}" is a deprecated material type, kept for migrated samples only; use a term with ` +
+      'for_registration true from GET /api/vocab/material-types/';
+    const errors: FieldErrors = {};
+    const general = dto.general_material_type;
+    if (general && isNew(general)) errors.general_material_type = [problem(general)];
+    const listed = (dto.material_types ?? []).filter(isNew);
+    if (listed.length) errors.material_types = listed.map(problem);
+    if (Object.keys(errors).length) {
+      throw ApiError.badRequest(`Validation failed: ${Object.keys(errors).join(', ')}.`, errors);
+    }
+  }
+
   private async resolveParent(
     value: string | null,
     caller: SampleCaller,
@@ -607,7 +652,49 @@ export class SamplesService {
         throw ApiError.unauthorized('This sample is not public; send a token with view permission.');
       case 'hidden':
         throw ApiError.notFound('Sample not found.');
+      case 'gone':
+        throw this.gone(row);
     }
+  }
+
+  /**
+   * GET /api/samples/by-igsn/?igsn=…: what each IGSN (any accepted form) names for this caller, in
+   * the order asked: the sample (200), 401 without a token for a sample that is not public, 403 when
+   * it exists but the caller may not see it, 404 when unknown (also a sample deactivated before it
+   * was ever public, to those who could not see it), 410 with a tombstone when deactivated.
+   */
+  async lookup(values: string[], user: AuthenticatedUser | undefined): Promise<SampleLookup[]> {
+    const caller = await this.policy.caller(user);
+    const suffixes = values.map((value) => this.igsn.parse(value));
+    const rows = await this.samples.byIgsns([...new Set(suffixes.filter((suffix) => suffix !== undefined))]);
+    const byIgsn = new Map(rows.map((row) => [row.igsn, row]));
+    const now = this.clock.now();
+    return values.map((igsn, index): SampleLookup => {
+      const suffix = suffixes[index];
+      const row = suffix === undefined ? undefined : byIgsn.get(suffix);
+      if (!row) return { igsn, status: 404, message: 'Sample not found.' };
+      switch (this.policy.visibility(accessFacts(row), caller, now)) {
+        case 'visible':
+          return { igsn, status: 200, data: this.mapper.toDto(row, this.policy.canEdit(accessFacts(row), caller)) };
+        case 'needs-token':
+          return { igsn, status: 401, message: 'This sample is not public; send a token with view permission.' };
+        case 'hidden':
+          return row.is_deactivated
+            ? { igsn, status: 404, message: 'Sample not found.' }
+            : { igsn, status: 403, message: 'You may not see this sample.' };
+        case 'gone':
+          return { igsn, status: 410, message: this.goneMessage(row), tombstone: this.mapper.toTombstone(row) };
+      }
+    });
+  }
+
+  private goneMessage(row: SampleRow): string {
+    return `Sample ${this.igsn.toDoi(row.igsn)} was deactivated.`;
+  }
+
+  /** 410 for a deactivated sample: its tombstone, never its fields. */
+  private gone(row: SampleRow): ApiError {
+    return ApiError.gone(this.goneMessage(row), { tombstone: this.mapper.toTombstone(row) });
   }
 
   /** Locks the sample for a change the caller must be allowed to make (404 unseen, 403 seen but not editable). */
@@ -632,7 +719,9 @@ export class SamplesService {
       .transaction(async (manager) => {
         const sample = await this.lockEditable(manager, igsnValue, caller);
         owner = { id: sample.id, userOwnerId: sample.userOwnerId };
-        const write = await this.prepareUpdate(sample, withAppended(sample, dto, extras.append), caller, manager);
+        const write = await this.prepareUpdate(sample, withAppended(sample, dto, extras.append), caller, manager, {
+          allowRetiredMaterialTypes: extras.allowRetiredMaterialTypes,
+        });
         if (extras.legacySampleType !== undefined) write.columns.legacySampleType = extras.legacySampleType;
         await this.applyUpdate(manager, sample, write);
         return sample.id;
@@ -652,7 +741,7 @@ export class SamplesService {
     dto: UpdateSampleDto,
     caller: SampleCaller,
     manager: EntityManager,
-    options: Pick<PrepareOptions, 'references' | 'completeReservedAs'> = {},
+    options: Pick<PrepareOptions, 'references' | 'completeReservedAs' | 'allowRetiredMaterialTypes'> = {},
   ): Promise<ResolvedWrite> {
     dto = withCanonicalFieldNames(dto);
     const errors: FieldErrors = {};
@@ -675,6 +764,9 @@ export class SamplesService {
     }
 
     const resolved = await this.resolveFields(dto, caller, manager, sample, options.references ?? this.references);
+    if (!options.allowRetiredMaterialTypes) {
+      await this.refuseRetiredMaterialTypes(dto, sample, options.references ?? this.references, manager);
+    }
     const columns: Partial<Sample> = { ...resolved.columns, updatedAt: this.clock.now() };
     const externalId = columns.externalSampleId;
     if (externalId && externalId !== sample.externalSampleId && sample.userOwnerId !== null) {
@@ -742,16 +834,21 @@ export class SamplesService {
     }
   }
 
-  /** POST /api/samples/{igsn}/deactivate/: the sample is never returned by fetch again. */
-  async deactivate(igsnValue: string, dto: DeactivateSampleDto, user: AuthenticatedUser): Promise<SampleDto> {
+  /**
+   * POST /api/samples/{igsn}/deactivate/: takes effect at once (no curator step) for whoever may
+   * edit the sample; both lookups answer 410 from then on.
+   */
+  async deactivate(igsnValue: string, dto: SampleDeactivationDto, user: AuthenticatedUser): Promise<SampleDto> {
     const caller = (await this.policy.caller(user)) as SampleCaller;
     const id = await this.dataSource.transaction(async (manager) => {
       const sample = await this.lockEditable(manager, igsnValue, caller);
+      const { reason, comment, duplicates } = await this.deactivation(dto, sample, caller, manager);
       const now = this.clock.now();
       await this.samples.update(manager, sample.id, {
         isDeactivated: true,
-        deactivateReason: dto.reason,
-        deactivateComment: dto.comment ?? null,
+        deactivateReason: reason,
+        deactivateComment: comment,
+        deactivateDuplicateIgsns: duplicates,
         deactivatedAt: now,
         updatedAt: now,
       });
@@ -759,6 +856,49 @@ export class SamplesService {
     });
     const [row] = await this.samples.byIds([id]);
     return this.mapper.toDto(row, false);
+  }
+
+  /**
+   * The reason, comment and duplicates of a deactivation body. SESAR2's shape (`deactivate_reason`)
+   * requires `other_reason` for `other` and `duplicate_igsns` for `duplicate igsn`; ours keeps
+   * `{reason, comment?}` as it was. Each duplicate must be another sample the caller may see.
+   */
+  private async deactivation(
+    dto: SampleDeactivationDto,
+    sample: Sample,
+    caller: SampleCaller,
+    manager: EntityManager,
+  ): Promise<{ reason: DeactivateReason; comment: string | null; duplicates: string[] | null }> {
+    const errors: FieldErrors = {};
+    if (dto.reason !== undefined && dto.deactivate_reason !== undefined && dto.reason !== dto.deactivate_reason) {
+      errors.deactivate_reason = ['reason and deactivate_reason disagree; send one'];
+    }
+    const reason = dto.deactivate_reason ?? dto.reason;
+    if (reason === undefined) errors.reason = ['is required (or deactivate_reason)'];
+    const sesar2 = dto.deactivate_reason !== undefined;
+    if (sesar2 && reason === 'other' && !dto.other_reason)
+      errors.other_reason = ['is required when the reason is other'];
+    const duplicates = dto.duplicate_igsns ?? [];
+    if (duplicates.length && reason !== 'duplicate igsn') {
+      errors.duplicate_igsns = ['may be given only with the reason duplicate igsn'];
+    } else if (sesar2 && reason === 'duplicate igsn' && !duplicates.length) {
+      errors.duplicate_igsns = ['is required when the reason is duplicate igsn'];
+    }
+    if (Object.keys(errors).length) {
+      throw ApiError.badRequest(`Validation failed: ${Object.keys(errors).join(', ')}.`, errors);
+    }
+    const suffixes: string[] = [];
+    for (const [index, value] of duplicates.entries()) {
+      const row = await this.visibleRowByIgsn(value, caller, manager);
+      if (!row) errors[`duplicate_igsns.${index}`] = [`no sample with IGSN ${value} is visible to you`];
+      else if (row.igsn === sample.igsn) errors[`duplicate_igsns.${index}`] = ['cannot be the sample itself'];
+      else suffixes.push(row.igsn);
+    }
+    if (Object.keys(errors).length) {
+      throw ApiError.badRequest(`Validation failed: ${Object.keys(errors).join(', ')}.`, errors);
+    }
+    const comment = [dto.other_reason, dto.comment].filter(Boolean).join(TEXT_APPEND_SEPARATOR) || null;
+    return { reason: reason as DeactivateReason, comment, duplicates: suffixes.length ? [...new Set(suffixes)] : null };
   }
 
   private async readForCaller(id: number, caller: SampleCaller | undefined): Promise<SampleDto> {
@@ -796,8 +936,7 @@ export class SamplesService {
       if (textLength(value) > 255) throw ApiError.invalidField(name, 'must be at most 255 characters');
       return value.trim();
     };
-    const withoutDoiPrefix = (value: string) =>
-      value.startsWith(`${this.igsn.doiPrefix}/`) ? value.slice(this.igsn.doiPrefix.length + 1) : value;
+    const withoutDoiPrefix = (value: string) => this.igsn.withoutDoiPrefix(value) ?? value;
     const q = text('q');
     if (q !== undefined) filters.q = { text: q, igsn: withoutDoiPrefix(q) };
     filters.name = text('name');
@@ -900,13 +1039,14 @@ export class SamplesService {
   }
 
   /**
-   * GET /api/samples/: newest first, then id. The page and the count run side by side; the count is
+   * GET /api/samples/: newest first, then id, unless `ordering` says otherwise. The page and the count run side by side; the count is
    * exact up to EXACT_COUNT_LIMIT matches and an estimate beyond (SampleRepository.count).
    */
   async search(
     query: SampleSearchQuery,
     page: PageRequest,
     user: AuthenticatedUser | undefined,
+    order: SampleOrder = DEFAULT_SAMPLE_ORDER,
   ): Promise<{ count: SampleCount; more: boolean; data: SampleDto[] }> {
     const { where, params, caller } = await this.searchCondition(query, user);
     const condition: SqlCondition = { sql: where, params };
@@ -915,7 +1055,7 @@ export class SamplesService {
     const valueDependent = VALUE_DEPENDENT_FILTERS.some((name) => query[name]?.trim());
     const { count, ...found } = await this.samples.searchWithCount(
       condition,
-      { limit: page.pageSize, offset: page.offset },
+      { limit: page.pageSize, offset: page.offset, order },
       valueDependent,
     );
     return {

@@ -7,15 +7,33 @@ import {
   AgentRoleTypeListResponse,
   CountryListResponse,
   GeologicTimeScaleListResponse,
+  MaterialTypeListResponse,
   ObjectTypeListResponse,
   VocabularyTermListResponse,
   toAgentRoleTypeDto,
   toCountryDto,
   toGeologicTimeScaleDto,
+  toMaterialTypeDto,
   toObjectTypeDto,
   toVocabularyTermDto,
 } from './dto/vocabulary.dto';
 import { TermVocabulary, VocabulariesService } from './vocabularies.service';
+
+/**
+ * Every vocabulary's paths: ours, then SESAR2's `vocab/<name>` (clients written against it read
+ * them there). One table, so no vocabulary lacks its alias.
+ */
+export const VOCABULARY_PATHS = {
+  countries: ['countries', 'vocab/countries'],
+  agentRoleTypes: ['agent-role-types', 'vocab/agent-role-types'],
+  objectTypes: ['object-types', 'vocab/object-types'],
+  geologicTimeScales: ['geologic-time-scales', 'vocab/geologic-time-scales'],
+  materialTypes: ['material-types', 'vocab/material-types'],
+  locationMethods: ['location-methods', 'vocab/location-methods'],
+  samplingMethods: ['sampling-methods', 'vocab/sampling-methods'],
+  platformTypes: ['platform-types', 'vocab/platform-types'],
+  launchTypes: ['launch-types', 'vocab/launch-types'],
+} as const satisfies Record<string, readonly [string, string]>;
 
 const SEARCH_NOTE =
   '`search`: case- and accent-insensitive substring of the label; exact matches first, then prefixes.';
@@ -33,7 +51,7 @@ const ApiSearchErrors = () =>
 export class VocabulariesController {
   constructor(private readonly vocabularies: VocabulariesService) {}
 
-  @Get('countries')
+  @Get([...VOCABULARY_PATHS.countries])
   @ApiOperation({ summary: `Active countries (ISO 3166-1). ${SEARCH_NOTE} An exact ISO code matches too.` })
   @ApiOkResponse({ type: CountryListResponse })
   @ApiSearchErrors()
@@ -41,7 +59,7 @@ export class VocabulariesController {
     return { data: (await this.vocabularies.countries(query.search)).map(toCountryDto) };
   }
 
-  @Get('agent-role-types')
+  @Get([...VOCABULARY_PATHS.agentRoleTypes])
   @ApiOperation({ summary: `Agent role types (collector, registrant, owner…). ${SEARCH_NOTE}` })
   @ApiOkResponse({ type: AgentRoleTypeListResponse })
   @ApiSearchErrors()
@@ -49,7 +67,7 @@ export class VocabulariesController {
     return { data: (await this.vocabularies.agentRoleTypes(query.search)).map(toAgentRoleTypeDto) };
   }
 
-  @Get('object-types')
+  @Get([...VOCABULARY_PATHS.objectTypes])
   @ApiOperation({
     summary: `The object-type tree, parents before children. Sample writes send the leaf \`label\`. ${SEARCH_NOTE}`,
   })
@@ -59,15 +77,7 @@ export class VocabulariesController {
     return { data: (await this.vocabularies.objectTypes(query.search)).map(toObjectTypeDto) };
   }
 
-  @Get('vocab/object-types')
-  @ApiOperation({ summary: 'The same as GET /api/object-types/ (the path older clients use).' })
-  @ApiOkResponse({ type: ObjectTypeListResponse })
-  @ApiSearchErrors()
-  vocabObjectTypes(@Query() query: SearchQueryDto): Promise<ObjectTypeListResponse> {
-    return this.objectTypes(query);
-  }
-
-  @Get('geologic-time-scales')
+  @Get([...VOCABULARY_PATHS.geologicTimeScales])
   @ApiOperation({ summary: `Units of the ICS chronostratigraphic chart, bounds in Ma. ${SEARCH_NOTE}` })
   @ApiOkResponse({ type: GeologicTimeScaleListResponse })
   @ApiSearchErrors()
@@ -75,15 +85,17 @@ export class VocabulariesController {
     return { data: (await this.vocabularies.geologicTimeScales(query.search)).map(toGeologicTimeScaleDto) };
   }
 
-  @Get('material-types')
-  @ApiOperation({ summary: `Material types. ${SEARCH_NOTE}` })
-  @ApiOkResponse({ type: VocabularyTermListResponse })
+  @Get([...VOCABULARY_PATHS.materialTypes])
+  @ApiOperation({
+    summary: `Material types; \`for_registration: false\` marks deprecated terms new samples may not use. ${SEARCH_NOTE}`,
+  })
+  @ApiOkResponse({ type: MaterialTypeListResponse })
   @ApiSearchErrors()
-  materialTypes(@Query() query: SearchQueryDto): Promise<VocabularyTermListResponse> {
-    return this.terms('material_type', query);
+  async materialTypes(@Query() query: SearchQueryDto): Promise<MaterialTypeListResponse> {
+    return { data: (await this.vocabularies.materialTypes(query.search)).map(toMaterialTypeDto) };
   }
 
-  @Get('location-methods')
+  @Get([...VOCABULARY_PATHS.locationMethods])
   @ApiOperation({ summary: `How coordinates were determined. ${SEARCH_NOTE}` })
   @ApiOkResponse({ type: VocabularyTermListResponse })
   @ApiSearchErrors()
@@ -91,7 +103,7 @@ export class VocabulariesController {
     return this.terms('location_method', query);
   }
 
-  @Get('sampling-methods')
+  @Get([...VOCABULARY_PATHS.samplingMethods])
   @ApiOperation({ summary: `How samples were collected. ${SEARCH_NOTE}` })
   @ApiOkResponse({ type: VocabularyTermListResponse })
   @ApiSearchErrors()
@@ -99,7 +111,7 @@ export class VocabulariesController {
     return this.terms('sampling_method', query);
   }
 
-  @Get('platform-types')
+  @Get([...VOCABULARY_PATHS.platformTypes])
   @ApiOperation({ summary: `Platform types (the \`platform_type\` of a platform). ${SEARCH_NOTE}` })
   @ApiOkResponse({ type: VocabularyTermListResponse })
   @ApiSearchErrors()
@@ -107,7 +119,7 @@ export class VocabulariesController {
     return this.terms('platform_type', query);
   }
 
-  @Get('launch-types')
+  @Get([...VOCABULARY_PATHS.launchTypes])
   @ApiOperation({ summary: `Launch types (the \`launch_type\` of a launch platform). ${SEARCH_NOTE}` })
   @ApiOkResponse({ type: VocabularyTermListResponse })
   @ApiSearchErrors()

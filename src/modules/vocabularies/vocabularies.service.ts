@@ -74,6 +74,15 @@ export class VocabulariesService {
     return this.rows.search<VocabularyTerm>(TERM_VOCABULARIES[vocabulary], { columns: ['label'], search });
   }
 
+  materialTypes(search?: string): Promise<MaterialType[]> {
+    return this.rows.search(MaterialType, { columns: ['label'], search });
+  }
+
+  /** The labels (lower case) of material types new samples may not use (`for_registration` false). */
+  async retiredMaterialTypes(manager?: EntityManager): Promise<Set<string>> {
+    return new Set(await this.rows.retiredMaterialTypeLabels(manager));
+  }
+
   /** The country id a PATCH sets: undefined when `country` was not sent (kept), null to clear it. */
   async countryIdPatch(value: string | null | undefined): Promise<number | null | undefined> {
     if (value === undefined) return undefined;

@@ -57,6 +57,14 @@ export class VocabularyRepository {
     return rows[0]?.id;
   }
 
+  /** Lower-cased labels of the material types with `for_registration` false. */
+  async retiredMaterialTypeLabels(manager: EntityManager = this.dataSource.manager): Promise<string[]> {
+    const rows = await manager.query<{ label: string }[]>(
+      'SELECT lower(label) AS label FROM material_type WHERE NOT for_registration',
+    );
+    return rows.map((row) => row.label);
+  }
+
   /** The active countries' ISO codes among `codes` (upper case), as stored: one statement for a whole list. */
   async activeCountryCodes(codes: string[], manager: EntityManager = this.dataSource.manager): Promise<Set<string>> {
     const rows = await manager.query<{ code: string }[]>(

@@ -45,6 +45,11 @@ export const SAMPLE_READ_ONLY_FIELDS = [
   'updated_at',
   'can_edit',
   'doi',
+  // SESAR2's names of read-only facts (issue 20).
+  'sample_id',
+  'registration_date',
+  'last_update_date',
+  'can_deactivate',
 ];
 
 const FINITE = { allowNaN: false, allowInfinity: false };

@@ -247,6 +247,18 @@ export class SampleDto {
   /** Whether the caller may PATCH or deactivate this sample. */
   @ApiProperty({ example: true })
   can_edit: boolean;
+  /** Whether the caller may deactivate this sample (the same permission as editing it). */
+  @ApiProperty({ example: true })
+  can_deactivate: boolean;
+  /** SESAR2's name for `id`. */
+  @ApiProperty({ example: 42 })
+  sample_id: number;
+  /** SESAR2's name for `created_at`. */
+  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' })
+  registration_date: string;
+  /** SESAR2's name for `updated_at`. */
+  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' })
+  last_update_date: string;
   /** DataCite registration of the IGSN (read-only). */
   doi: SampleDoiStatus;
 }

@@ -2,6 +2,7 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { AgentRoleType } from '../entities/agent-role-type.entity';
 import { Country } from '../entities/country.entity';
 import { GeologicTimeScale } from '../entities/geologic-time-scale.entity';
+import { MaterialType } from '../entities/material-type.entity';
 import { ObjectType } from '../entities/object-type.entity';
 
 @ApiSchema({ name: 'Country' })
@@ -147,6 +148,21 @@ export class VocabularyTermDto {
 
 export class VocabularyTermListResponse {
   data: VocabularyTermDto[];
+}
+
+@ApiSchema({ name: 'MaterialType' })
+export class MaterialTypeDto extends VocabularyTermDto {
+  /** False for a deprecated term: kept on migrated samples and accepted from legacy XML, refused in new writes. */
+  @ApiProperty({ example: true })
+  for_registration: boolean;
+}
+
+export class MaterialTypeListResponse {
+  data: MaterialTypeDto[];
+}
+
+export function toMaterialTypeDto(term: MaterialType): MaterialTypeDto {
+  return { ...toVocabularyTermDto(term), for_registration: term.forRegistration };
 }
 
 export function toCountryDto(country: Country): CountryDto {

@@ -14,4 +14,8 @@ export class MaterialType {
 
   @Column({ type: 'varchar', length: 255, nullable: true })
   uri: string | null;
+
+  /** False for deprecated terms: kept for migrated samples and legacy XML, refused in new JSON and batch writes. */
+  @Column({ type: 'boolean', default: true })
+  forRegistration: boolean;
 }
