@@ -105,7 +105,7 @@ describe('SESAR2 clients: reads, vocabularies, deactivation and sign-in', () => 
 
   const suffixOf = (igsn: string) => igsn.split('/')[1];
 
-  it('plays a whole session: sign in, codes, vocabularies, register, look up, PATCH, deactivate, 410', async () => {
+  it('plays a whole session: sign in, codes, vocabularies, register, look up, PATCH, link, deactivate, 410', async () => {
     const orcid = randomOrcid();
     const researcher = await createUserWithToken(app, { orcid });
     const code = uniqueRegistryCode();
@@ -132,8 +132,26 @@ describe('SESAR2 clients: reads, vocabularies, deactivation and sign-in', () => 
     const objectTypes = (await http().get('/api/vocab/object-types/').expect(200)).body.data as { label: string }[];
     expect(objectTypes.map((term) => term.label)).toContain('Core');
 
-    const created = await register({ auth }, minimal(code, { general_material_type: 'Rock' })).expect(201);
+    // As DRF clients send them: numbers as decimal strings, the client's own id for the sample.
+    const externalId = `FIELD-${randomUUID().slice(0, 8)}`;
+    const created = await register(
+      { auth },
+      minimal(code, {
+        general_material_type: 'Rock',
+        latitude: '38.957178',
+        longitude: '-76.54',
+        elevation: '12.5',
+        external_sample_id: externalId,
+      }),
+    ).expect(201);
     const sample = created.body.data;
+    expect(sample).toMatchObject({ latitude: 38.957178, longitude: -76.54, elevation: 12.5 });
+    expect(sample.external_sample_id).toBe(externalId);
+    // The client's answer got lost and it registers again: 409 naming the sample it already has.
+    const twin = await register({ auth }, minimal(code, { external_sample_id: externalId })).expect(409);
+    expect(twin.body.errors.external_sample_id[0]).toContain(sample.igsn);
+    const byExternalId = await http().get(`/api/samples/?external_sample_id=${externalId}`).set(auth).expect(200);
+    expect(byExternalId.body.data.map((row: { igsn: string }) => row.igsn)).toEqual([sample.igsn]);
     expect(sample).toMatchObject({
       sample_id: sample.id,
       registration_date: sample.created_at,
@@ -160,6 +178,27 @@ describe('SESAR2 clients: reads, vocabularies, deactivation and sign-in', () => 
       .send({ ...sample, other_names: ['core A', 'core B'] })
       .expect(200);
     expect(patched.body.data.other_names).toEqual(['core A', 'core B']);
+
+    const resource = (
+      await http()
+        .post('/api/related-resources/')
+        .set(auth)
+        .send({
+          label: `Cruise report ${externalId}`,
+          related_resource_type: 'text',
+          uri: 'https://example.org/report',
+        })
+        .expect(201)
+    ).body.data as { id: number };
+    await http()
+      .post(`/api/related-resources/${resource.id}/link-samples/`)
+      .set(auth)
+      .send({ sample_ids: [sample.id] })
+      .expect(200);
+    const linked = (await http().get(`/api/samples/${sample.igsn}/`).expect(200)).body.data;
+    expect(linked.related_resources).toEqual([
+      expect.objectContaining({ id: resource.id, uri: 'https://example.org/report', relation_type: 'IsReferencedBy' }),
+    ]);
 
     const deactivated = await http()
       .post(`/api/samples/${sample.igsn}/deactivate/`)
