@@ -338,8 +338,9 @@ describe('batch curation', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ deactivated_sample_count: 3, batch: expect.objectContaining({ id: batch.id }) });
     for (const igsn of batch.igsns) {
-      await http().get(`/api/samples/${igsn}/`).set(owner.auth).expect(404);
-      await http().get(`/api/samples/${igsn}/`).set(curator.auth).expect(404);
+      // Never fetched again: gone (410 with a tombstone, issue 20), as any deactivated sample.
+      await http().get(`/api/samples/${igsn}/`).set(owner.auth).expect(410);
+      await http().get(`/api/samples/${igsn}/`).set(curator.auth).expect(410);
     }
     const view = (await curation(owner, batch.id).expect(200)).body.data;
     expect(view).toMatchObject({ sample_count: 0, shared_fields: [], columns: [], samples: [] });
