@@ -145,7 +145,7 @@ describe('reserved IGSNs (POST /api/samples/reserve/)', () => {
 
   it('refuses bad reservations', async () => {
     const other = await createRegistrant(app);
-    for (const count of [0, 10_001, 2.5, '3']) {
+    for (const count of [0, 10_001, 2.5, 'three']) {
       const res = await http().post('/api/samples/reserve/').set(owner.auth).send({ registry_code: owner.code, count });
       expect(res.status).toBe(400);
       expect(Object.keys(res.body.errors)).toEqual(['count']);

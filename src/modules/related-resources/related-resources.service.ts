@@ -6,6 +6,7 @@ import { Clock } from '../../core/clock';
 import { ApiError } from '../../core/http/api-error';
 import { FieldErrors } from '../../core/http/error-body';
 import { PageRequest } from '../../core/http/pagination';
+import { isRowId } from '../../core/http/row-id';
 import { IgsnService } from '../samples/igsn.service';
 import { SampleAccessPolicy, SampleCaller } from '../samples/sample-access.policy';
 import { SampleRow, accessFacts } from '../samples/sample.mapper';
@@ -153,8 +154,12 @@ export class RelatedResourcesService {
   private async namedSamples(refs: unknown[]): Promise<(SampleRow | undefined)[]> {
     const errors: FieldErrors = {};
     const keys = refs.map((ref, index) => {
-      if (typeof ref === 'number' && Number.isInteger(ref) && ref > 0) return { id: ref };
-      if (typeof ref === 'string' && /^\d{1,18}$/.test(ref.trim())) return { id: Number(ref.trim()) };
+      // A whole number beyond the id column (1e300) names no sample: answered as unknown, never sent to PostgreSQL.
+      if (typeof ref === 'number' && Number.isInteger(ref) && ref > 0) return isRowId(ref) ? { id: ref } : {};
+      if (typeof ref === 'string' && /^\d{1,18}$/.test(ref.trim())) {
+        const id = Number(ref.trim());
+        return isRowId(id) ? { id } : {};
+      }
       if (typeof ref === 'string' && ref.trim() && ref.length <= 255) return { igsn: this.igsn.parse(ref.trim()) };
       errors[`sample_ids.${index}`] = ['must be a sample id or an IGSN'];
       return {};
