@@ -9,11 +9,13 @@ import { Pool } from 'pg';
  * mapping. `npm run bench:samples` starts it beside the API and reports the API's figures as ratios
  * to it, measured in the same run on the same machine.
  *
- * BARE_STATEMENTS (JSON): `fetch` — the fetch-by-IGSN text ($1 = IGSN suffix); `list` — one page of
- * the public list per page number (text and values), as the API's repository runs it.
+ * BARE_STATEMENTS (JSON): `fetch` — the fetch-by-IGSN text ($1 = IGSN suffix); `list` — the ids of
+ * one page of the public list per page number (text and values) and `details` — the samples by id,
+ * the two statements the API's repository runs for a page.
  */
 interface BareStatements {
   fetch: string;
+  details: string;
   list: Record<string, { text: string; values: unknown[] }>;
 }
 
@@ -42,8 +44,17 @@ class BareController {
   async list(@Query('page') page = '1'): Promise<{ data: unknown[] }> {
     const statement = statements.list[page];
     if (!statement) throw new NotFoundException();
-    const { rows } = await pool.query({ name: `bare-list-${page}`, ...statement });
-    return { data: rows };
+    const ids = (await pool.query<{ id: string }>({ name: `bare-list-${page}`, ...statement })).rows.map(
+      (row) => row.id,
+    );
+    const pageIds = ids.slice(0, 25);
+    const { rows } = await pool.query<{ id: string }>({
+      name: 'bare-details',
+      text: statements.details,
+      values: [pageIds],
+    });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return { data: pageIds.map((id) => byId.get(id)) };
   }
 }
 

@@ -14,7 +14,7 @@ import { databaseExists, dropDatabase } from '../lib/bench-database';
 import { formatNumber, markdownTable } from '../lib/markdown';
 import { deleteKeysWithPrefix } from '../lib/redis-keys';
 import { GenerateResult, generateSamples } from './generate';
-import { fetchStatement, listStatements } from './sql-side';
+import { DETAILS_BY_IDS, fetchStatement, listStatements } from './sql-side';
 import {
   Figure,
   LIST_PAGES,
@@ -415,9 +415,10 @@ async function main(): Promise<void> {
   // The limit to approach: NestJS + Express + pg serving the same fetch and list statements, nothing else.
   const bareStatements = {
     fetch: fetchStatement('').text,
+    details: DETAILS_BY_IDS,
     list: Object.fromEntries(
       await Promise.all(
-        LIST_PAGES.map(async (page) => [String(page), (await listStatements(nest, {}, { page, pageSize: 25 })).rows]),
+        LIST_PAGES.map(async (page) => [String(page), (await listStatements(nest, {}, { page, pageSize: 25 })).ids]),
       ),
     ),
   };

@@ -55,6 +55,8 @@ export function tokenCheckStatement(tokenPairId: string): Statement {
  */
 export interface PageStatements {
   rows: Statement;
+  /** The page's ids, newest first (one more than the page), as the API's repository reads them first. */
+  ids: Statement;
   count: Statement;
   run: () => Promise<unknown>;
 }
@@ -82,9 +84,18 @@ export async function listStatements(
         `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       values: [...params, page.pageSize, (page.page - 1) * page.pageSize],
     },
+    ids: {
+      text:
+        `SELECT s.id FROM sample s WHERE ${where} ORDER BY s.created_at DESC, s.id DESC ` +
+        `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      values: [...params, page.pageSize + 1, (page.page - 1) * page.pageSize],
+    },
     count: countOf(where, params),
   };
 }
+
+/** The details of a page's samples by id: the API's second statement of a page. */
+export const DETAILS_BY_IDS = `${SAMPLE_DETAIL} WHERE s.id = ANY($1::bigint[])`;
 
 function countOf(where: string, params: unknown[]): Statement {
   return { text: `SELECT count(*) AS count FROM sample s WHERE ${where}`, values: params };
