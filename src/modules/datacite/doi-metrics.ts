@@ -11,12 +11,27 @@ import { SampleDoiRepository } from './sample-doi.repository';
  * backlog and budget are the same for every process, so API processes report them once
  * (`aggregator: 'max'`), not summed.
  */
+/**
+ * One read shared by the gauges of a scrape: the backlog (one SQL statement) and the budget (Redis)
+ * each feed two gauges, read once, not once per gauge. A failed read is `undefined`.
+ */
+function sharedRead<T>(read: () => Promise<T>, ttlMs = 1_000): () => Promise<T | undefined> {
+  let last: { at: number; value: Promise<T | undefined> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!last || now - last.at > ttlMs) last = { at: now, value: read().catch(() => undefined) };
+    return last.value;
+  };
+}
+
 @Injectable()
 export class DoiMetrics {
   private readonly requests: Counter<'priority' | 'outcome'>;
 
   constructor(metrics: Metrics, outbox: SampleDoiRepository, budget: DataCiteBudget) {
     const registers = [metrics.registry];
+    const backlogNow = sharedRead(() => outbox.backlog());
+    const budgetNow = sharedRead(() => budget.use());
     this.requests = new Counter({
       name: 'datacite_requests_total',
       help: 'Requests to DataCite by priority (interactive, bulk) and outcome (delivered, retry, rejected)',
@@ -30,7 +45,7 @@ export class DoiMetrics {
       aggregator: 'max',
       registers,
       async collect() {
-        const backlog = await outbox.backlog().catch(() => undefined);
+        const backlog = await backlogNow();
         if (!backlog) return;
         for (const priority of DOI_PRIORITIES) this.set({ priority }, backlog[priority].pending);
       },
@@ -42,7 +57,7 @@ export class DoiMetrics {
       aggregator: 'max',
       registers,
       async collect() {
-        const backlog = await outbox.backlog().catch(() => undefined);
+        const backlog = await backlogNow();
         if (!backlog) return;
         for (const priority of DOI_PRIORITIES) this.set({ priority }, backlog[priority].oldestAgeSeconds);
       },
@@ -54,7 +69,7 @@ export class DoiMetrics {
       aggregator: 'max',
       registers,
       async collect() {
-        const use = await budget.use().catch(() => undefined);
+        const use = await budgetNow();
         if (!use) return;
         this.set({ kind: 'all' }, use.used_last_5_min);
         this.set({ kind: 'bulk' }, use.bulk_used_last_5_min);
@@ -67,7 +82,7 @@ export class DoiMetrics {
       aggregator: 'max',
       registers,
       async collect() {
-        const use = await budget.use().catch(() => undefined);
+        const use = await budgetNow();
         if (!use) return;
         this.set({ kind: 'all' }, use.requests_per_5_min);
         this.set({ kind: 'bulk' }, use.bulk_requests_per_5_min);
