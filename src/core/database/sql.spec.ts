@@ -1,4 +1,4 @@
-import { and, bind, condition, empty, identifier, join, or, raw, sql } from './sql';
+import { and, around, bind, condition, empty, identifier, join, or, raw, sql } from './sql';
 
 describe('sql', () => {
   it('turns interpolated values into numbered parameters', () => {
@@ -82,6 +82,15 @@ describe('sql', () => {
     });
     expect(() => identifier('s; DROP TABLE sample')).toThrow('Not a plain SQL identifier');
     expect(() => identifier('"quoted"')).toThrow();
+  });
+
+  it('splices an operand into text a function of the code builds around it', () => {
+    const key = (operand: string) => `COALESCE(upper(${operand}), lower(${operand}))`;
+    expect(sql`x = ${around(key, sql`${bind('a')}::text`)} AND y = ${2}`.toQuery()).toEqual({
+      text: 'x = COALESCE(upper($1::text), lower($1::text)) AND y = $2',
+      values: ['a', 2],
+    });
+    expect(around(key, raw('i.uri')).toQuery().text).toBe('COALESCE(upper(i.uri), lower(i.uri))');
   });
 
   it('prints the same text for the same shape whatever the values', () => {

@@ -112,6 +112,19 @@ export function identifier(name: string): Sql {
   return Sql.text(name);
 }
 
+/**
+ * The text that `build` (a function written in the code, such as an identifier's normal form)
+ * makes around an operand, with `operand` spliced in wherever `build` puts it.
+ */
+export function around(build: (operand: string) => string, operand: Sql): Sql {
+  const marker = '\u0000';
+  const parts = build(marker).split(marker);
+  return Sql.compose(
+    parts,
+    parts.slice(1).map(() => operand),
+  );
+}
+
 /** The parts, empty ones left out, with `separator` (text from the code) between them. */
 export function join(parts: readonly Sql[], separator: string): Sql {
   const kept = parts.filter((part) => !part.isEmpty);
