@@ -4,27 +4,17 @@ import { Clock } from '../../core/clock';
 import { Sql } from '../../core/database/sql';
 import { ApiError } from '../../core/http/api-error';
 import { PageRequest } from '../../core/http/pagination';
-import { textLength } from '../../core/http/text-length';
 import { AccountsService } from '../accounts/accounts.service';
 import { ObjectTypeResolver } from '../vocabularies/object-type.resolver';
 import { VocabulariesService } from '../vocabularies/vocabularies.service';
-import { SEARCH_SCOPES, SearchScope } from './dto/sample-write.dto';
+import { SEARCH_SCOPES } from './dto/sample-write.dto';
 import { SampleDto } from './dto/sample.dto';
 import { IgsnService } from './igsn.service';
 import { SampleAccessPolicy, SampleCaller } from './sample-access.policy';
 import { DEFAULT_SAMPLE_ORDER, SampleOrder } from './sample-ordering';
-import {
-  SAMPLE_FILTER_DOCS,
-  SEARCH_VALUE_FILTERS,
-  SampleFilterName,
-  SampleSearchQuery,
-  orcidOf,
-  parseBoundingBox,
-  parseDateRange,
-  parseListParameter,
-} from './sample-search';
+import { SEARCH_VALUE_FILTERS, SampleSearchQuery, orcidOf } from './sample-search';
+import { SearchCriteria, SearchSamplesQueryDto } from './dto/search-samples-query.dto';
 import { SampleCount, SampleFilters, SampleSearchRepository, SampleSearchScope } from './sample-search.repository';
-import { STORE_STATUSES, StoreStatus } from './sample.entity';
 import { SampleMapper, SampleRow, accessFacts } from './sample.mapper';
 import { SampleRepository } from './sample.repository';
 
@@ -56,55 +46,24 @@ export class SampleSearchService {
   ) {}
 
   /**
-   * The condition of a search (also used by exports and label sheets): the query is checked here
-   * (a bad value is a 400), and SampleSearchRepository.searchCondition writes the SQL.
+   * The condition of a search (also used by exports and label sheets): the query is checked by
+   * SearchSamplesQueryDto (a bad value is a 400), its references resolved here, and
+   * SampleSearchRepository.searchCondition writes the SQL.
    */
   async searchCondition(query: SampleSearchQuery, user: AuthenticatedUser | undefined): Promise<SampleSearchCondition> {
     const caller = await this.policy.caller(user);
-    const scope = (query.scope ?? (caller ? 'personal' : 'public')) as SearchScope;
-    if (!(SEARCH_SCOPES as readonly string[]).includes(scope)) {
-      throw ApiError.invalidField('scope', `must be one of ${SEARCH_SCOPES.join(', ')}`);
+    // A scope that needs a token is a 401 before any other parameter is looked at.
+    const asked = (query as Record<string, unknown>).scope;
+    if (!caller && asked !== 'public' && (SEARCH_SCOPES as readonly unknown[]).includes(asked)) {
+      throw ApiError.unauthorized(`scope=${String(asked)} needs a token.`);
     }
-    if (scope !== 'public' && !caller) throw ApiError.unauthorized(`scope=${scope} needs a token.`);
+    const criteria = SearchSamplesQueryDto.parse(query).criteria();
+    const scope = criteria.scope ?? (caller ? 'personal' : 'public');
     const searchScope: SampleSearchScope =
       scope === 'public' || !caller
         ? { public: this.policy.publicCondition('s', this.clock.now()) }
         : { scope, userId: caller.user.userId, teamIds: caller.teams.map((team) => team.teamId) };
-    const filters: SampleFilters = {};
-    if (query.is_draft !== undefined) {
-      if (query.is_draft !== 'true' && query.is_draft !== 'false')
-        throw ApiError.invalidField('is_draft', 'must be true or false');
-      filters.isDraft = query.is_draft === 'true';
-    }
-    const text = (name: 'q' | 'name' | 'igsn') => {
-      const value = query[name];
-      if (value === undefined || value.trim() === '') return undefined;
-      if (textLength(value) > 255) throw ApiError.invalidField(name, 'must be at most 255 characters');
-      return value.trim();
-    };
-    const withoutDoiPrefix = (value: string) => this.igsn.withoutDoiPrefix(value) ?? value;
-    const q = text('q');
-    if (q !== undefined) filters.q = { text: q, igsn: withoutDoiPrefix(q) };
-    filters.name = text('name');
-    const igsnText = text('igsn');
-    if (igsnText !== undefined) filters.igsn = withoutDoiPrefix(igsnText);
-    // Each list is deduplicated, capped and resolved in one statement (issue 21 §5).
-    const objectTypes = parseListParameter(query.object_type, 'object_type');
-    if (objectTypes.length) {
-      filters.objectTypeIds = (await this.objectTypes.resolveMany(objectTypes, { field: 'object_type' })).map(
-        (objectType) => objectType.id,
-      );
-    }
-    const countries = parseListParameter(query.country, 'country', (code) => code.toUpperCase());
-    if (countries.length) {
-      const malformed = countries.find((code) => !/^[A-Z]{2}$/.test(code));
-      if (malformed !== undefined) {
-        throw ApiError.invalidField('country', `"${malformed}" is not an ISO 3166-1 alpha-2 code`);
-      }
-      filters.countryCodes = await this.vocabularies.resolveCountryCodes(countries, 'country');
-    }
-    Object.assign(filters, await this.searchFilters(query, caller));
-    return { where: this.searches.searchCondition(searchScope, filters), caller };
+    return { where: this.searches.searchCondition(searchScope, await this.filters(criteria, caller)), caller };
   }
 
   /** The samples of a batch that the caller may see, as a search condition (label sheets). */
@@ -114,47 +73,41 @@ export class SampleSearchService {
     return { where: this.searches.narrowed(visible, { batchId }), caller };
   }
 
-  /** The filters added for issue 13 (registry code … creation date), parsed and checked: a bad value is a 400. */
-  private async searchFilters(query: SampleSearchQuery, caller: SampleCaller | undefined): Promise<SampleFilters> {
-    const filters: SampleFilters = {};
-    const given = (name: SampleFilterName) => {
-      const value = query[name]?.trim();
-      const { maxLength } = SAMPLE_FILTER_DOCS[name];
-      if (value && textLength(value) > maxLength)
-        throw ApiError.invalidField(name, `must be at most ${maxLength} characters`);
-      return value || undefined;
+  /**
+   * The criteria as filters, their references resolved (object types, countries, registry codes,
+   * the parent, the collectors): a reference that names nothing is a 400. Each list is resolved in
+   * one statement (issue 21 §5).
+   */
+  private async filters(criteria: SearchCriteria, caller: SampleCaller | undefined): Promise<SampleFilters> {
+    const withoutDoiPrefix = (value: string) => this.igsn.withoutDoiPrefix(value) ?? value;
+    const filters: SampleFilters = {
+      isDraft: criteria.isDraft,
+      q: criteria.q === undefined ? undefined : { text: criteria.q, igsn: withoutDoiPrefix(criteria.q) },
+      name: criteria.name,
+      igsn: criteria.igsn === undefined ? undefined : withoutDoiPrefix(criteria.igsn),
+      storeStatus: criteria.storeStatus,
+      externalSampleId: criteria.externalSampleId,
+      bbox: criteria.bbox,
+      sampling: criteria.sampling,
+      created: criteria.created,
     };
-    const codes = parseListParameter(given('registry_code'), 'registry_code', (code) => code.toUpperCase());
-    if (codes.length) {
-      const [unknown] = await this.accounts.unknownRegistryCodes(codes);
+    if (criteria.objectTypes.length) {
+      const objectTypes = await this.objectTypes.resolveMany(criteria.objectTypes, { field: 'object_type' });
+      filters.objectTypeIds = objectTypes.map((objectType) => objectType.id);
+    }
+    if (criteria.countries.length) {
+      filters.countryCodes = await this.vocabularies.resolveCountryCodes(criteria.countries, 'country');
+    }
+    if (criteria.registryCodes.length) {
+      const [unknown] = await this.accounts.unknownRegistryCodes(criteria.registryCodes);
       if (unknown !== undefined) throw ApiError.invalidField('registry_code', `"${unknown}" is not a registry code`);
-      filters.registryCodes = codes;
+      filters.registryCodes = criteria.registryCodes;
     }
-    const parent = given('parent');
-    if (parent !== undefined) filters.parentId = await this.visibleParentId(parent, caller);
-    const collector = given('collector');
-    if (collector !== undefined) {
-      const orcid = orcidOf(collector);
-      filters.collectorIds = await this.searches.collectorIdsMatching(orcid ? { orcid } : { name: collector });
+    if (criteria.parent !== undefined) filters.parentId = await this.visibleParentId(criteria.parent, caller);
+    if (criteria.collector !== undefined) {
+      const orcid = orcidOf(criteria.collector);
+      filters.collectorIds = await this.searches.collectorIdsMatching(orcid ? { orcid } : { name: criteria.collector });
     }
-    const status = given('metadata_store_status');
-    if (status !== undefined) {
-      if (!(STORE_STATUSES as readonly string[]).includes(status)) {
-        throw ApiError.invalidField('metadata_store_status', `must be one of ${STORE_STATUSES.join(', ')}`);
-      }
-      filters.storeStatus = status as StoreStatus;
-    }
-    filters.externalSampleId = given('external_sample_id');
-    const bbox = given('bbox');
-    if (bbox !== undefined) filters.bbox = parseBoundingBox(bbox);
-    filters.sampling = parseDateRange(given('sampling_date_from'), given('sampling_date_to'), {
-      from: 'sampling_date_from',
-      to: 'sampling_date_to',
-    });
-    filters.created = parseDateRange(given('created_from'), given('created_to'), {
-      from: 'created_from',
-      to: 'created_to',
-    });
     return filters;
   }
 
@@ -188,7 +141,11 @@ export class SampleSearchService {
     const { where, caller } = await this.searchCondition(query, user);
     // Conditions whose best plan depends on the values (a rare name or a common one, a small box
     // or the whole globe) are planned for their values; the others run as prepared statements.
-    const valueDependent = VALUE_DEPENDENT_FILTERS.some((name) => query[name]?.trim());
+    const given = query as Record<string, unknown>;
+    const valueDependent = VALUE_DEPENDENT_FILTERS.some((name) => {
+      const value = given[name];
+      return typeof value === 'string' && value.trim() !== '';
+    });
     const { count, ...found } = await this.searches.searchWithCount(
       where,
       { limit: page.pageSize, offset: page.offset, order },
