@@ -14,7 +14,7 @@ import { BackgroundJobsService, JobCancelledError, JobRejectedError } from '../b
 import { SampleDto } from '../samples/dto/sample.dto';
 import { SampleAccessPolicy } from '../samples/sample-access.policy';
 import { SampleMapper, accessFacts } from '../samples/sample.mapper';
-import { SampleCursor, SampleSearchRepository } from '../samples/sample-search.repository';
+import { SampleCursor, SampleSelectionRepository } from '../samples/sample-selection.repository';
 import { SampleSearchCondition, SampleSearchService } from '../samples/sample-search.service';
 import { CsvExportWriter, ExportFileWriter, XlsxExportWriter } from './export-files';
 import { EXPORT_CONTENT_TYPES, ExportFormat } from './export-formats';
@@ -42,7 +42,7 @@ export class SampleExportBuilder {
   constructor(
     private readonly jobs: BackgroundJobsService,
     private readonly samples: SampleSearchService,
-    private readonly sampleRows: SampleSearchRepository,
+    private readonly sampleRows: SampleSelectionRepository,
     private readonly mapper: SampleMapper,
     private readonly policy: SampleAccessPolicy,
     private readonly accounts: AccountsService,

@@ -13,7 +13,7 @@ import { IgsnService } from '../samples/igsn.service';
 import { sampleResolvableUrl } from '../samples/qr/sample-qr-code';
 import { SampleMapper } from '../samples/sample.mapper';
 import { Sql } from '../../core/database/sql';
-import { SampleCursor, SampleSearchRepository } from '../samples/sample-search.repository';
+import { SampleCursor, SampleSelectionRepository } from '../samples/sample-selection.repository';
 import { SampleSearchCondition } from '../samples/sample-search.service';
 import { LABEL_LAYOUTS } from './label-layouts';
 import { labelLines } from './label-fields';
@@ -40,7 +40,7 @@ export class LabelSheetBuilder {
   constructor(
     private readonly jobs: BackgroundJobsService,
     private readonly selections: LabelSheetsService,
-    private readonly sampleRows: SampleSearchRepository,
+    private readonly sampleRows: SampleSelectionRepository,
     private readonly mapper: SampleMapper,
     private readonly igsn: IgsnService,
     private readonly accounts: AccountsService,

@@ -8,7 +8,7 @@ import { ApiError } from '../../core/http/api-error';
 import { BackgroundJobsService } from '../background-jobs/background-jobs.service';
 import { normaliseExportQuery } from '../exports/sample-exports.service';
 import { SEARCH_LIST_FILTERS, SEARCH_VALUE_FILTERS } from '../samples/sample-search';
-import { SampleSearchRepository } from '../samples/sample-search.repository';
+import { SampleSelectionRepository } from '../samples/sample-selection.repository';
 import { SampleSearchCondition, SampleSearchService } from '../samples/sample-search.service';
 import { LabelSheetQueued, LabelSheetRequestDto } from './dto/label-sheet.dto';
 import { LabelLayoutName } from './label-layouts';
@@ -33,7 +33,7 @@ export class LabelSheetsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly jobs: BackgroundJobsService,
     private readonly samples: SampleSearchService,
-    private readonly sampleRows: SampleSearchRepository,
+    private readonly sampleRows: SampleSelectionRepository,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 

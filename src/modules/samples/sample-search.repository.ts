@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import type { QueryResultRow } from 'pg';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { pooledQuery } from '../../core/database/prepared-query';
 import { ReadRouting } from '../../core/database/read-replicas/read-routing.service';
 import { Sql, and, around, bind, empty, or, raw, sql } from '../../core/database/sql';
@@ -34,13 +34,6 @@ const SAMPLING_PERIOD_PRESENT = raw('COALESCE(s.sampling_start_date, s.sampling_
 
 /** Every name of a sample besides its own, as one lower-cased text the trigram index covers. */
 export const OTHER_NAMES_TEXT = 'sample_other_names_text(s.other_names)';
-
-/** Where a keyset page starts: after this (created_at, id), newest first. */
-export interface SampleCursor {
-  /** created_at as PostgreSQL prints it (a JS Date would lose the microseconds). */
-  createdAt: string;
-  id: string;
-}
 
 export interface SamplePageRequest {
   limit: number;
@@ -132,8 +125,9 @@ function statementName(prefix: string, text: string): string {
 }
 
 /**
- * The statements of the sample search (GET /api/samples/, exports, label sheets): the WHERE clause
- * built from a scope and filters, pages and counts. Pages run in two steps: the ids here, then the
+ * The statements of the sample search (GET /api/samples/; its condition also selects what exports
+ * and label sheets read, see SampleSelectionRepository): the WHERE clause built from a scope and
+ * filters, pages and counts. Pages run in two steps: the ids here, then the
  * rows by id (SampleRepository.byIds, a named prepared statement; see
  * docs/decisions/0002-two-step-reads.md).
  */
@@ -376,68 +370,5 @@ export class SampleSearchRepository {
       sql`EXPLAIN (FORMAT JSON) SELECT 1 FROM sample s WHERE ${condition}`,
     );
     return Math.round(row['QUERY PLAN'][0].Plan['Plan Rows']);
-  }
-
-  /** How many samples match, counting at most `limit` + 1 (so `limit` + 1 means "more than limit"). */
-  async countUpTo(condition: Sql, limit: number): Promise<number> {
-    const [row] = await this.pooled<{ n: number }>(
-      sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM sample s WHERE ${condition} LIMIT ${limit + 1}) v`,
-    );
-    return row.n;
-  }
-
-  /**
-   * A keyset page for exports, inside the caller's (snapshot) transaction: `limit` rows after the
-   * cursor, each walked on an index range however deep the export goes.
-   */
-  async keysetPage(
-    manager: EntityManager,
-    condition: Sql,
-    after: SampleCursor | undefined,
-    limit: number,
-  ): Promise<{ rows: SampleRow[]; cursor?: SampleCursor }> {
-    const keyset = after
-      ? sql` AND (s.created_at, s.id) < (${after.createdAt}::timestamptz, ${after.id}::bigint)`
-      : empty;
-    const { text, values } =
-      sql`SELECT s.id, s.created_at::text AS created_at FROM sample s WHERE (${condition})${keyset}
-        ORDER BY s.created_at DESC, s.id DESC LIMIT ${limit}`.toQuery();
-    const ids = await manager.query<{ id: string; created_at: string }[]>(text, values);
-    if (!ids.length) return { rows: [] };
-    const last = ids[ids.length - 1];
-    return {
-      rows: await this.samples.byIds(
-        ids.map((row) => row.id),
-        manager,
-      ),
-      cursor: { createdAt: last.created_at, id: last.id },
-    };
-  }
-
-  /**
-   * Runs `work` in one read-only REPEATABLE READ transaction: every statement it runs through the
-   * manager sees the same snapshot (an export's count and all its pages). On a standby when
-   * ReadRouting says so (an export job run for its owner); a standby failing midway runs `work`
-   * again, whole, on the primary.
-   */
-  async inReadOnlySnapshot<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.routing.read((source) =>
-      source.transaction('REPEATABLE READ', async (manager) => {
-        await manager.query('SET TRANSACTION READ ONLY');
-        return work(manager);
-      }),
-    );
-  }
-
-  /** How many samples match and how many registry codes they span (one code: its name). */
-  async registryCodeFacts(
-    manager: EntityManager,
-    condition: Sql,
-  ): Promise<{ count: number; codes: number; code: string | null }> {
-    const { text, values } =
-      sql`SELECT count(*)::int AS count, count(DISTINCT s.registry_code)::int AS codes, min(s.registry_code) AS code
-         FROM sample s WHERE ${condition}`.toQuery();
-    const [facts] = await manager.query<{ count: number; codes: number; code: string | null }[]>(text, values);
-    return facts;
   }
 }

@@ -119,7 +119,8 @@ export function takenIgsnOf(error: unknown): string | undefined {
 
 /**
  * Samples by key (id, IGSN) and the statements that write `sample` and `sample_collector`. The
- * reads of one consumer live beside it: SampleSearchRepository (search, exports, label sheets),
+ * reads of one consumer live beside it: SampleSearchRepository (search), SampleSelectionRepository
+ * (exports, label sheets),
  * SamplePublicRepository (landing pages, sitemap, DataCite, OAI-PMH), SampleCurationRepository,
  * SampleHarvestRepository.
  *

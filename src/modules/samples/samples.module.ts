@@ -20,6 +20,7 @@ import { SamplesController } from './samples.controller';
 import { SamplesService } from './samples.service';
 import { SampleSearchService } from './sample-search.service';
 import { SampleSearchRepository } from './sample-search.repository';
+import { SampleSelectionRepository } from './sample-selection.repository';
 import { SamplePublicRepository } from './sample-public.repository';
 import { SampleCurationRepository } from './sample-curation.repository';
 import { RelatedResourceRepository } from './related-resources/related-resource.repository';
@@ -29,6 +30,7 @@ const SAMPLE_PROVIDERS = [
   SampleSearchService,
   SampleRepository,
   SampleSearchRepository,
+  SampleSelectionRepository,
   SamplePublicRepository,
   SampleCurationRepository,
   SampleMapper,
