@@ -2,7 +2,12 @@ import { INestApplication } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { SampleFilters, SampleRepository, OTHER_NAMES_TEXT } from '../src/modules/samples/sample.repository';
+import { sql, raw } from '../src/core/database/sql';
+import {
+  OTHER_NAMES_TEXT,
+  SampleFilters,
+  SampleSearchRepository,
+} from '../src/modules/samples/sample-search.repository';
 import { createRegistrant } from './support/auth';
 import { createTestApp } from './support/test-app';
 import { WorkerProcess, startWorkerProcess } from './support/worker-process';
@@ -274,22 +279,19 @@ describe('sample search filters', () => {
     /** The plan of the ids of `filters` alone, with sequential scans priced out: which index serves it. */
     type PlannedFilters = SampleFilters | { otherNames: string } | { collector: { orcid: string } | { name: string } };
     async function planOf(filters: PlannedFilters): Promise<string> {
-      const params: unknown[] = [];
-      const repository = app.get(SampleRepository);
-      let clauses: string[];
-      if ('otherNames' in filters) clauses = [`${OTHER_NAMES_TEXT} LIKE $${params.push(`%${filters.otherNames}%`)}`];
+      const repository = app.get(SampleSearchRepository);
+      let condition;
+      if ('otherNames' in filters) condition = sql`${raw(OTHER_NAMES_TEXT)} LIKE ${`%${filters.otherNames}%`}`;
       else if ('collector' in filters) {
         // As the search does it: the collectors first, then their samples.
         const collectorIds = await repository.collectorIdsMatching(filters.collector);
         expect(collectorIds).toHaveLength(1);
-        clauses = repository.filterClauses({ collectorIds }, params);
-      } else clauses = repository.filterClauses(filters, params);
+        condition = repository.filterCondition({ collectorIds });
+      } else condition = repository.filterCondition(filters);
+      const { text, values } = sql`EXPLAIN SELECT s.id FROM sample s WHERE ${condition}`.toQuery();
       return app.get(DataSource).transaction(async (manager) => {
         await manager.query('SET LOCAL enable_seqscan = off');
-        const rows = await manager.query<{ 'QUERY PLAN': string }[]>(
-          `EXPLAIN SELECT s.id FROM sample s WHERE ${clauses.join(' AND ')}`,
-          params,
-        );
+        const rows = await manager.query<{ 'QUERY PLAN': string }[]>(text, values);
         return rows.map((row) => row['QUERY PLAN']).join('\n');
       });
     }

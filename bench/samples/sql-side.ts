@@ -1,7 +1,8 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Pool, QueryResult } from 'pg';
-import { SAMPLE_DETAIL, SampleRepository } from '../../src/modules/samples/sample.repository';
-import { SamplesService } from '../../src/modules/samples/samples.service';
+import { SAMPLE_DETAIL } from '../../src/modules/samples/sample.repository';
+import { SampleSearchRepository } from '../../src/modules/samples/sample-search.repository';
+import { SampleSearchService } from '../../src/modules/samples/sample-search.service';
 import { mintedSuffixSql } from './generate';
 
 /*
@@ -49,7 +50,7 @@ export function tokenCheckStatement(tokenPairId: string): Statement {
 /**
  * One page of a search or list. `rows` and `count` are single statements written out for EXPLAIN
  * and for the exact truth of `count`; `run` is what the API's data access does for the page —
- * SampleRepository.searchWithCount (ids, then details as a prepared statement, with the estimate
+ * SampleSearchRepository.searchWithCount (ids, then details as a prepared statement, with the estimate
  * or bounded count; text terms collected with their count) — called in the bench process, without
  * HTTP, Nest or JSON.
  */
@@ -63,7 +64,7 @@ export interface PageStatements {
 
 /**
  * A page of `GET /api/samples/` for an anonymous caller: the WHERE clause from
- * `SamplesService.searchCondition`, the page newest first, and the `count(*)` the service runs
+ * `SampleSearchService.searchCondition`, the page newest first, and the `count(*)` the service runs
  * beside it.
  */
 export async function listStatements(
@@ -71,9 +72,9 @@ export async function listStatements(
   query: Record<string, string>,
   page: { page: number; pageSize: number },
 ): Promise<PageStatements> {
-  const { where, params } = await context.get(SamplesService).searchCondition(query, undefined);
-  const repository = context.get(SampleRepository);
-  const condition = { sql: where, params };
+  const condition = (await context.get(SampleSearchService).searchCondition(query, undefined)).where;
+  const { text: where, values: params } = condition.toQuery();
+  const repository = context.get(SampleSearchRepository);
   const text = Boolean(query.q || query.name || query.igsn);
   const request = { limit: page.pageSize, offset: (page.page - 1) * page.pageSize };
   return {
@@ -109,7 +110,9 @@ export async function exactCountStatement(
   context: INestApplicationContext,
   query: Record<string, string>,
 ): Promise<Statement> {
-  const { where, params } = await context.get(SamplesService).searchCondition(query, undefined);
+  const { text: where, values: params } = (
+    await context.get(SampleSearchService).searchCondition(query, undefined)
+  ).where.toQuery();
   return countOf(where, params);
 }
 

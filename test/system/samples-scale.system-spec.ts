@@ -4,9 +4,10 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../src/core/clock';
 import { SampleAccessPolicy } from '../../src/modules/samples/sample-access.policy';
-import { EXACT_COUNT_LIMIT, SampleRepository } from '../../src/modules/samples/sample.repository';
+import { SampleRepository } from '../../src/modules/samples/sample.repository';
+import { EXACT_COUNT_LIMIT, SampleSearchRepository } from '../../src/modules/samples/sample-search.repository';
 import { SampleSearchQuery } from '../../src/modules/samples/sample-search';
-import { SamplesService } from '../../src/modules/samples/samples.service';
+import { SampleSearchService } from '../../src/modules/samples/sample-search.service';
 import { TestUser, createRegistrant, createUserWithToken } from '../support/auth';
 import { createTestApp } from '../support/test-app';
 import { IsolatedDatabase, createIsolatedDatabase } from '../support/isolated-database';
@@ -55,8 +56,8 @@ describe('sample list plans after a bulk load', () => {
 
   async function publicListPlans(): Promise<Record<string, string>> {
     const policy = app.get(SampleAccessPolicy);
-    const condition = policy.publicCondition('s', app.get(Clock).now(), 0);
-    return app.get(SampleRepository).explainSearchPage(condition, { limit: 25, offset: 0 });
+    const condition = policy.publicCondition('s', app.get(Clock).now());
+    return app.get(SampleSearchRepository).explainSearchPage(condition, { limit: 25, offset: 0 });
   }
 
   function expectIndexedPlans(plans: Record<string, string>): void {
@@ -184,9 +185,9 @@ describe('sample list plans after a bulk load', () => {
     ['q (other names too)', () => ({ q: 'zqxj' }), /idx_sample_other_names_trgm/],
   ])('starts a selective %s search from its index, with real statistics', async (_name, query, index) => {
     const { code } = await createRegistrant(app); // a code with no samples
-    const { where, params } = await app.get(SamplesService).searchCondition(query(code), undefined);
-    const plans = await app.get(SampleRepository).explainSearchPage({ sql: where, params }, { limit: 25, offset: 0 });
-    // A selective filter's matches are collected (SampleRepository.searchCollected), not paged along
+    const { where } = await app.get(SampleSearchService).searchCondition(query(code), undefined);
+    const plans = await app.get(SampleSearchRepository).explainSearchPage(where, { limit: 25, offset: 0 });
+    // A selective filter's matches are collected (SampleSearchRepository.searchCollected), not paged along
     // the newest-first order: that statement is the one that must start from the filter's index.
     expect(plans.collected).toMatch(index);
     expect(plans.collected).not.toMatch(/Seq Scan on sample\b/);
@@ -206,8 +207,8 @@ describe('sample list plans after a bulk load', () => {
       })
       .expect(201);
     const idsPlan = async (collector: string) => {
-      const { where, params } = await app.get(SamplesService).searchCondition({ collector }, undefined);
-      return (await app.get(SampleRepository).explainSearchPage({ sql: where, params }, { limit: 25, offset: 0 })).ids;
+      const { where } = await app.get(SampleSearchService).searchCondition({ collector }, undefined);
+      return (await app.get(SampleSearchRepository).explainSearchPage(where, { limit: 25, offset: 0 })).ids;
     };
     const found = await idsPlan(name);
     // From the collector's rows of sample_collector (its index, or the whole table while it is this

@@ -1,4 +1,5 @@
 import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
+import { Sql, raw, sql } from '../../core/database/sql';
 import type { TeamMembership } from './accounts.service';
 
 /** Who owns a sample, batch or template: a user, or a team (then `userOwnerId` is who created it). */
@@ -24,18 +25,11 @@ export function editorTeamIds(teams: readonly TeamMembership[]): number[] {
 }
 
 /**
- * canEditOwned as SQL on `alias.user_owner_id`/`alias.team_owner_id` for a caller who is not staff;
- * `$n` placeholders start after `offset` (the caller's id, then their editor teams).
+ * canEditOwned as a SQL condition on `alias.user_owner_id`/`alias.team_owner_id` for a caller who
+ * is not staff. `alias` is a name written in the code.
  */
-export function editableOwnedSql(
-  alias: string,
-  user: AuthenticatedUser,
-  teams: readonly TeamMembership[],
-  offset: number,
-): { sql: string; params: unknown[] } {
-  return {
-    sql: `((${alias}.team_owner_id IS NULL AND ${alias}.user_owner_id = $${offset + 1})
-            OR ${alias}.team_owner_id = ANY($${offset + 2}::int[]))`,
-    params: [user.userId, editorTeamIds(teams)],
-  };
+export function editableOwnedSql(alias: string, user: AuthenticatedUser, teams: readonly TeamMembership[]): Sql {
+  const a = raw(alias);
+  return sql`((${a}.team_owner_id IS NULL AND ${a}.user_owner_id = ${user.userId})
+            OR ${a}.team_owner_id = ANY(${editorTeamIds(teams)}::int[]))`;
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { Sql, and, bind, condition, empty, raw, sql } from '../../core/database/sql';
 import { BatchHistory } from './batch-history.entity';
 
 /** A batch with its job's status and the names its read shape shows. */
@@ -50,6 +51,8 @@ const BATCH_SELECT = `
     LEFT JOIN individual oi ON oi.id = ou.individual_id
     LEFT JOIN team t ON t.id = b.team_owner_id`;
 
+const SELECT = raw(BATCH_SELECT);
+
 /**
  * Every SQL statement of `batch_history`. Statements given a manager run in the caller's
  * transaction (an upload stores its batch with its file and job; registration records its outcome
@@ -59,19 +62,23 @@ const BATCH_SELECT = `
 export class BatchHistoryRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Conditions on alias `b` (and `j`, the job) for the filter; values appended to `params`. */
-  private where(filter: BatchHistoryFilter, params: unknown[]): string {
-    const clauses: string[] = [];
-    if (filter.viewerId === undefined) clauses.push('true');
-    else {
-      const me = `$${params.push(filter.viewerId)}`;
-      clauses.push(
-        `(b.user_owner_id = ${me} OR b.uploaded_by_id = ${me} OR b.team_owner_id IN (SELECT team_id FROM team_member WHERE user_id = ${me}))`,
-      );
-    }
-    if (filter.status !== undefined) clauses.push(`j.status = $${params.push(filter.status)}`);
-    if (filter.registryCode !== undefined) clauses.push(`b.registry_code = $${params.push(filter.registryCode)}`);
-    return clauses.join(' AND ');
+  /** The filter as a condition on alias `b` (and `j`, the job); `true` when it filters nothing. */
+  private where(filter: BatchHistoryFilter): Sql {
+    const me = bind(filter.viewerId);
+    return condition(
+      and(
+        filter.viewerId === undefined
+          ? empty
+          : sql`(b.user_owner_id = ${me} OR b.uploaded_by_id = ${me} OR b.team_owner_id IN (SELECT team_id FROM team_member WHERE user_id = ${me}))`,
+        filter.status !== undefined ? sql`j.status = ${filter.status}` : empty,
+        filter.registryCode !== undefined ? sql`b.registry_code = ${filter.registryCode}` : empty,
+      ),
+    );
+  }
+
+  private run<T>(statement: Sql): Promise<T[]> {
+    const { text, values } = statement.toQuery();
+    return this.dataSource.query<T[]>(text, values);
   }
 
   /** A page of the filter's batches, newest upload first, and how many there are. */
@@ -79,16 +86,13 @@ export class BatchHistoryRepository {
     filter: BatchHistoryFilter,
     page: { limit: number; offset: number },
   ): Promise<{ rows: BatchHistoryRow[]; count: number }> {
-    const params: unknown[] = [];
-    const where = this.where(filter, params);
+    const where = this.where(filter);
     const [rows, counted] = await Promise.all([
-      this.dataSource.query<BatchHistoryRow[]>(
-        `${BATCH_SELECT} WHERE ${where} ORDER BY b.upload_time DESC, b.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-        [...params, page.limit, page.offset],
+      this.run<BatchHistoryRow>(
+        sql`${SELECT} WHERE ${where} ORDER BY b.upload_time DESC, b.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
       ),
-      this.dataSource.query<{ count: string }[]>(
-        `SELECT count(*) AS count FROM batch_history b LEFT JOIN background_job j ON j.id = b.job_id WHERE ${where}`,
-        params,
+      this.run<{ count: string }>(
+        sql`SELECT count(*) AS count FROM batch_history b LEFT JOIN background_job j ON j.id = b.job_id WHERE ${where}`,
       ),
     ]);
     return { rows, count: Number(counted[0].count) };
@@ -96,11 +100,7 @@ export class BatchHistoryRepository {
 
   /** The batch, if the viewer may see it (see BatchHistoryFilter.viewerId). */
   async findVisible(id: number, viewerId: number | undefined): Promise<BatchHistoryRow | undefined> {
-    const params: unknown[] = [id];
-    const rows = await this.dataSource.query<BatchHistoryRow[]>(
-      `${BATCH_SELECT} WHERE b.id = $1 AND ${this.where({ viewerId }, params)}`,
-      params,
-    );
+    const rows = await this.run<BatchHistoryRow>(sql`${SELECT} WHERE b.id = ${id} AND ${this.where({ viewerId })}`);
     return rows[0];
   }
 

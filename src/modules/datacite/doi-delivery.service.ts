@@ -9,6 +9,7 @@ import { IgsnService } from '../samples/igsn.service';
 import { SampleAccessPolicy } from '../samples/sample-access.policy';
 import { SampleMapper, SampleRow, accessFacts } from '../samples/sample.mapper';
 import { SampleRepository } from '../samples/sample.repository';
+import { SamplePublicRepository } from '../samples/sample-public.repository';
 import { DataCiteBudget } from './datacite-budget';
 import { DataCiteClient, DeliveryOutcome, doiDocument } from './datacite.client';
 import { DoiMetrics } from './doi-metrics';
@@ -84,6 +85,7 @@ export class DoiDeliveryService {
   constructor(
     private readonly outbox: SampleDoiRepository,
     private readonly samples: SampleRepository,
+    private readonly publicSamples: SamplePublicRepository,
     private readonly mapper: SampleMapper,
     private readonly policy: SampleAccessPolicy,
     private readonly igsn: IgsnService,
@@ -183,7 +185,7 @@ export class DoiDeliveryService {
       (await this.samples.byIds(claims.map((claim) => Number(claim.sampleId)))).map((row) => [row.id, row]),
     );
     const children = new Map<string, string[]>();
-    for (const child of await this.samples.childrenOf([...rows.keys()], this.policy.publicCondition('s', now, 0))) {
+    for (const child of await this.publicSamples.childrenOf([...rows.keys()], this.policy.publicCondition('s', now))) {
       const list = children.get(child.parentId) ?? [];
       list.push(this.igsn.toDoi(child.igsn));
       children.set(child.parentId, list);

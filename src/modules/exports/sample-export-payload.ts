@@ -1,4 +1,5 @@
-import { SAMPLE_SEARCH_FILTERS, SampleSearchQuery } from '../samples/sample-search';
+import { SearchSamplesQueryDto } from '../samples/dto/search-samples-query.dto';
+import { SampleSearchQuery } from '../samples/sample-search';
 import { EXPORT_FORMATS, ExportFormat } from './export-formats';
 
 /**
@@ -16,15 +17,8 @@ export interface SampleExportPayload {
 export function readExportPayload(payload: Record<string, unknown>): SampleExportPayload | undefined {
   const { format, query, user_id: userId } = payload;
   if (typeof format !== 'string' || !(EXPORT_FORMATS as readonly string[]).includes(format)) return undefined;
-  if (typeof userId !== 'number' || typeof query !== 'object' || query === null) return undefined;
-  // A filter this version does not know would be dropped silently, exporting more than was asked.
-  const known: readonly string[] = SAMPLE_SEARCH_FILTERS;
-  if (Object.keys(query).some((key) => !known.includes(key))) return undefined;
-  const search: SampleSearchQuery = {};
-  for (const key of SAMPLE_SEARCH_FILTERS) {
-    const value = (query as Record<string, unknown>)[key];
-    if (typeof value === 'string') search[key] = value;
-    else if (value !== undefined) return undefined;
-  }
+  if (typeof userId !== 'number') return undefined;
+  const search = SearchSamplesQueryDto.readStored(query);
+  if (!search) return undefined;
   return { format: format as ExportFormat, query: search, user_id: userId };
 }

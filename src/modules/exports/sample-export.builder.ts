@@ -12,10 +12,10 @@ import { ApiError } from '../../core/http/api-error';
 import { AccountsService } from '../accounts/accounts.service';
 import { BackgroundJobsService, JobCancelledError, JobRejectedError } from '../background-jobs/background-jobs.service';
 import { SampleDto } from '../samples/dto/sample.dto';
-import { SampleAccessPolicy, SampleCaller } from '../samples/sample-access.policy';
+import { SampleAccessPolicy } from '../samples/sample-access.policy';
 import { SampleMapper, accessFacts } from '../samples/sample.mapper';
-import { SampleCursor, SampleRepository } from '../samples/sample.repository';
-import { SamplesService } from '../samples/samples.service';
+import { SampleCursor, SampleSelectionRepository } from '../samples/sample-selection.repository';
+import { SampleSearchCondition, SampleSearchService } from '../samples/sample-search.service';
 import { CsvExportWriter, ExportFileWriter, XlsxExportWriter } from './export-files';
 import { EXPORT_CONTENT_TYPES, ExportFormat } from './export-formats';
 import { EXPORT_PAGE_SIZE, exportTtlSeconds } from './export-settings';
@@ -24,12 +24,6 @@ import { readExportPayload } from './sample-export-payload';
 /** Rows of one worksheet in Excel, the header included. */
 const XLSX_MAX_ROWS = 1_048_576;
 
-interface SearchCondition {
-  where: string;
-  params: unknown[];
-  caller?: SampleCaller;
-}
-
 /** `samples-export-2026-11-22T10-00-00Z.csv`: the moment the export's snapshot was taken. */
 export function exportFilename(at: Date, format: ExportFormat): string {
   return `samples-export-${at.toISOString().slice(0, 19).replace(/:/g, '-')}Z.${format}`;
@@ -37,7 +31,7 @@ export function exportFilename(at: Date, format: ExportFormat): string {
 
 /**
  * The worker's sample export. The search and its visibility rules are those of GET /api/samples/
- * (SamplesService.searchCondition), evaluated again for the user as they are now. The samples are
+ * (SampleSearchService.searchCondition), evaluated again for the user as they are now. The samples are
  * read in one read-only REPEATABLE READ transaction (the count and every page see the same
  * snapshot) by keyset pagination over (created_at DESC, id DESC), one page at a time into a
  * temporary file, which is then stored (with an expiry) together with the job's completion.
@@ -47,8 +41,8 @@ export function exportFilename(at: Date, format: ExportFormat): string {
 export class SampleExportBuilder {
   constructor(
     private readonly jobs: BackgroundJobsService,
-    private readonly samples: SamplesService,
-    private readonly sampleRows: SampleRepository,
+    private readonly samples: SampleSearchService,
+    private readonly sampleRows: SampleSelectionRepository,
     private readonly mapper: SampleMapper,
     private readonly policy: SampleAccessPolicy,
     private readonly accounts: AccountsService,
@@ -72,7 +66,7 @@ export class SampleExportBuilder {
       await this.jobs.fail(jobId, 'The account that asked for this export is no longer active.');
       return;
     }
-    let search: SearchCondition;
+    let search: SampleSearchCondition;
     try {
       search = await this.samples.searchCondition(payload.query, user);
     } catch (error) {
@@ -133,10 +127,10 @@ export class SampleExportBuilder {
     jobId: string,
     attempt: number,
     format: ExportFormat,
-    search: SearchCondition,
+    search: SampleSearchCondition,
   ): Promise<number> {
     return this.sampleRows.inReadOnlySnapshot(async (manager) => {
-      const facts = await this.sampleRows.registryCodeFacts(manager, { sql: search.where, params: search.params });
+      const facts = await this.sampleRows.registryCodeFacts(manager, search.where);
       if (format === 'xlsx' && facts.count >= XLSX_MAX_ROWS) {
         throw new JobRejectedError(
           `The search finds ${facts.count} samples; an .xlsx sheet holds at most ${XLSX_MAX_ROWS - 1}. ` +
@@ -174,17 +168,12 @@ export class SampleExportBuilder {
    */
   private async forEachPage(
     manager: EntityManager,
-    search: SearchCondition,
+    search: SampleSearchCondition,
     visit: (page: SampleDto[]) => Promise<void>,
   ): Promise<void> {
     let cursor: SampleCursor | undefined;
     for (;;) {
-      const page = await this.sampleRows.keysetPage(
-        manager,
-        { sql: search.where, params: search.params },
-        cursor,
-        EXPORT_PAGE_SIZE,
-      );
+      const page = await this.sampleRows.keysetPage(manager, search.where, cursor, EXPORT_PAGE_SIZE);
       const rows = page.rows;
       if (!rows.length) return;
       cursor = page.cursor;

@@ -7,7 +7,7 @@ import { InjectAppConfig } from '../../core/config/app-config.token';
 import { ApiError } from '../../core/http/api-error';
 import { BackgroundJobsService } from '../background-jobs/background-jobs.service';
 import { SEARCH_LIST_FILTERS, SEARCH_VALUE_FILTERS, SampleSearchQuery } from '../samples/sample-search';
-import { SamplesService } from '../samples/samples.service';
+import { SampleSearchService } from '../samples/sample-search.service';
 import { SampleExportQueued, SampleExportRequestDto } from './dto/sample-export.dto';
 import { EXPORT_FORMATS, ExportFormat } from './export-formats';
 import { SampleExportPayload } from './sample-export-payload';
@@ -44,7 +44,7 @@ export class SampleExportsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly jobs: BackgroundJobsService,
-    private readonly samples: SamplesService,
+    private readonly samples: SampleSearchService,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 

@@ -12,6 +12,7 @@ import { SampleAccessPolicy } from '../samples/sample-access.policy';
 import { HarvestHeader, SampleHarvestRepository } from '../samples/sample-harvest.repository';
 import { SampleMapper } from '../samples/sample.mapper';
 import { SampleRepository } from '../samples/sample.repository';
+import { SamplePublicRepository } from '../samples/sample-public.repository';
 import { oaiDcElement } from './oai-dc.mapping';
 import {
   OAI_FORMATS,
@@ -47,6 +48,7 @@ export class OaiPmhService {
   constructor(
     private readonly harvest: SampleHarvestRepository,
     private readonly samples: SampleRepository,
+    private readonly publicSamples: SamplePublicRepository,
     private readonly mapper: SampleMapper,
     private readonly policy: SampleAccessPolicy,
     private readonly igsn: IgsnService,
@@ -99,7 +101,7 @@ export class OaiPmhService {
   }
 
   private async identify(baseUrl: string, now: Date): Promise<XmlElement> {
-    const earliest = await this.harvest.earliestDatestamp(this.policy.harvestableCondition('s', now, 0));
+    const earliest = await this.harvest.earliestDatestamp(this.policy.harvestableCondition('s', now));
     const { repositoryName, adminEmail } = this.config.harvesting;
     return {
       name: 'Identify',
@@ -157,7 +159,7 @@ export class OaiPmhService {
       ? identifier.slice(IDENTIFIER_SCHEME.length)
       : undefined;
     const suffix = value === undefined ? undefined : this.igsn.parse(value);
-    const header = suffix && (await this.harvest.byIgsn(this.policy.harvestableCondition('s', now, 0), suffix));
+    const header = suffix && (await this.harvest.byIgsn(this.policy.harvestableCondition('s', now), suffix));
     if (!header) throw new OaiError('idDoesNotExist', `No record has the identifier "${identifier}".`);
     return header;
   }
@@ -173,7 +175,7 @@ export class OaiPmhService {
     const range = readDatestampRange(state.from, state.until);
     const pageSize = this.config.harvesting.pageSize;
     const headers = await this.harvest.page(
-      this.policy.harvestableCondition('s', now, 0),
+      this.policy.harvestableCondition('s', now),
       { set: state.set, from: range.from, before: range.before },
       state.cursor > 0 ? state.after : undefined,
       pageSize + 1,
@@ -237,7 +239,7 @@ export class OaiPmhService {
     const rows = new Map((await this.samples.byIds(live)).map((row) => [String(row.id), row]));
     const children = new Map<string, string[]>();
     if (format === 'oai_datacite') {
-      for (const child of await this.samples.childrenOf(live, this.policy.publicCondition('s', now, 0))) {
+      for (const child of await this.publicSamples.childrenOf(live, this.policy.publicCondition('s', now))) {
         children.set(child.parentId, [...(children.get(child.parentId) ?? []), this.igsn.toDoi(child.igsn)]);
       }
     }

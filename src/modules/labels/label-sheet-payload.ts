@@ -1,4 +1,5 @@
-import { SAMPLE_SEARCH_FILTERS, SampleSearchQuery } from '../samples/sample-search';
+import { SearchSamplesQueryDto } from '../samples/dto/search-samples-query.dto';
+import { SampleSearchQuery } from '../samples/sample-search';
 import { LABEL_LAYOUT_NAMES, LabelLayoutName } from './label-layouts';
 import { LABEL_FIELDS } from './label-fields';
 
@@ -28,13 +29,8 @@ export function readLabelSheetPayload(payload: Record<string, unknown>): LabelSh
   if (batchId !== undefined && typeof batchId !== 'number') return undefined;
   let search: SampleSearchQuery | undefined;
   if (query !== undefined) {
-    if (typeof query !== 'object' || query === null) return undefined;
-    const known: readonly string[] = SAMPLE_SEARCH_FILTERS;
-    // A filter this version does not know would be dropped silently, printing more than was asked.
-    if (Object.entries(query).some(([key, value]) => !known.includes(key) || typeof value !== 'string')) {
-      return undefined;
-    }
-    search = query;
+    search = SearchSamplesQueryDto.readStored(query);
+    if (!search) return undefined;
   }
   return {
     query: search,

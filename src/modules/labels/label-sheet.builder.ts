@@ -12,7 +12,9 @@ import { BackgroundJobsService, JobCancelledError, JobRejectedError } from '../b
 import { IgsnService } from '../samples/igsn.service';
 import { sampleResolvableUrl } from '../samples/qr/sample-qr-code';
 import { SampleMapper } from '../samples/sample.mapper';
-import { SampleCursor, SampleRepository } from '../samples/sample.repository';
+import { Sql } from '../../core/database/sql';
+import { SampleCursor, SampleSelectionRepository } from '../samples/sample-selection.repository';
+import { SampleSearchCondition } from '../samples/sample-search.service';
 import { LABEL_LAYOUTS } from './label-layouts';
 import { labelLines } from './label-fields';
 import { LabelSheetPayload, readLabelSheetPayload } from './label-sheet-payload';
@@ -38,7 +40,7 @@ export class LabelSheetBuilder {
   constructor(
     private readonly jobs: BackgroundJobsService,
     private readonly selections: LabelSheetsService,
-    private readonly sampleRows: SampleRepository,
+    private readonly sampleRows: SampleSelectionRepository,
     private readonly mapper: SampleMapper,
     private readonly igsn: IgsnService,
     private readonly accounts: AccountsService,
@@ -53,7 +55,7 @@ export class LabelSheetBuilder {
     if (!payload) return this.jobs.fail(jobId, 'The label request could not be read.');
     const user = await this.accounts.actingUser(job.userId);
     if (!user) return this.jobs.fail(jobId, 'The account that asked for these labels is no longer active.');
-    let condition: { where: string; params: unknown[] };
+    let condition: SampleSearchCondition;
     try {
       condition = await this.selections.condition({ query: payload.query, batchId: payload.batch_id }, user);
     } catch (error) {
@@ -62,10 +64,7 @@ export class LabelSheetBuilder {
     }
     const path = join(await privateWorkDir(), tempFileName(`labels-${jobId}-${job.attempts}-${randomUUID()}.pdf`));
     try {
-      const count = await this.draw(path, jobId, job.attempts, payload, {
-        sql: condition.where,
-        params: condition.params,
-      });
+      const count = await this.draw(path, jobId, job.attempts, payload, condition.where);
       const content = await readFile(path);
       const filename = labelFilename(payload.layout, this.clock.now());
       const expiresAt = new Date(this.clock.now().getTime() + this.config.exports.ttlSeconds * 1000);
@@ -101,7 +100,7 @@ export class LabelSheetBuilder {
     jobId: string,
     attempt: number,
     payload: LabelSheetPayload,
-    condition: { sql: string; params: unknown[] },
+    condition: Sql,
   ): Promise<number> {
     return this.sampleRows.inReadOnlySnapshot(async (manager) => {
       const { count } = await this.sampleRows.registryCodeFacts(manager, condition);

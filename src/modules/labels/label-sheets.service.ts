@@ -8,8 +8,8 @@ import { ApiError } from '../../core/http/api-error';
 import { BackgroundJobsService } from '../background-jobs/background-jobs.service';
 import { normaliseExportQuery } from '../exports/sample-exports.service';
 import { SEARCH_LIST_FILTERS, SEARCH_VALUE_FILTERS } from '../samples/sample-search';
-import { SampleRepository } from '../samples/sample.repository';
-import { SamplesService } from '../samples/samples.service';
+import { SampleSelectionRepository } from '../samples/sample-selection.repository';
+import { SampleSearchCondition, SampleSearchService } from '../samples/sample-search.service';
 import { LabelSheetQueued, LabelSheetRequestDto } from './dto/label-sheet.dto';
 import { LabelLayoutName } from './label-layouts';
 import { DEFAULT_LABEL_FIELDS } from './label-fields';
@@ -32,8 +32,8 @@ export class LabelSheetsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly jobs: BackgroundJobsService,
-    private readonly samples: SamplesService,
-    private readonly sampleRows: SampleRepository,
+    private readonly samples: SampleSearchService,
+    private readonly sampleRows: SampleSelectionRepository,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 
@@ -79,16 +79,16 @@ export class LabelSheetsService {
   }
 
   /** The search condition of a selection, for the user as they are now (the worker asks again). */
-  async condition(selection: LabelSelection, user: AuthenticatedUser) {
+  async condition(selection: LabelSelection, user: AuthenticatedUser): Promise<SampleSearchCondition> {
     return selection.batchId !== undefined
       ? this.samples.batchCondition(selection.batchId, user)
       : this.samples.searchCondition(selection.query ?? {}, user);
   }
 
   private async count(selection: LabelSelection, user: AuthenticatedUser): Promise<number> {
-    const { where, params } = await this.condition(selection, user);
+    const { where } = await this.condition(selection, user);
     const max = this.config.labels.maxSamples;
-    const count = await this.sampleRows.countUpTo({ sql: where, params }, max);
+    const count = await this.sampleRows.countUpTo(where, max);
     const field = selection.batchId !== undefined ? 'batch_id' : 'search';
     if (count === 0) {
       throw ApiError.badRequest('There is no sample to print a label for.', {

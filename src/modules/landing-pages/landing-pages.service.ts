@@ -5,6 +5,7 @@ import { IgsnService } from '../samples/igsn.service';
 import { SampleAccessPolicy } from '../samples/sample-access.policy';
 import { SampleMapper, accessFacts } from '../samples/sample.mapper';
 import { SampleRepository } from '../samples/sample.repository';
+import { SamplePublicRepository } from '../samples/sample-public.repository';
 import { SampleLineageService } from '../samples/lineage/sample-lineage.service';
 import { LineageNode } from '../samples/lineage/sample-lineage.dto';
 import { LandingPageLink } from './landing-page.renderer';
@@ -25,6 +26,7 @@ export type LandingPageSample =
 export class LandingPagesService {
   constructor(
     private readonly samples: SampleRepository,
+    private readonly publicSamples: SamplePublicRepository,
     private readonly mapper: SampleMapper,
     private readonly policy: SampleAccessPolicy,
     private readonly igsn: IgsnService,
@@ -40,11 +42,11 @@ export class LandingPagesService {
     if (row.is_deactivated) {
       // Withdrawn (410) only when it was ever public; a draft deactivated before that never existed
       // for the public, so it answers exactly like an unknown IGSN (OAI-PMH draws the same line).
-      const wasPublic = await this.samples.meets(row.id, this.policy.harvestableCondition('s', now, 1));
+      const wasPublic = await this.publicSamples.meets(row.id, this.policy.harvestableCondition('s', now));
       return { kind: wasPublic ? 'deactivated' : 'not-found' };
     }
     if (!SampleAccessPolicy.isPublic(accessFacts(row), now)) return { kind: 'not-found' };
-    const children = await this.samples.childrenOf([row.id], this.policy.publicCondition('s', now, 0));
+    const children = await this.publicSamples.childrenOf([row.id], this.policy.publicCondition('s', now));
     // As anyone sees it: the chain of public parents up to the first hidden one, and the public children.
     const { ancestors } = await this.lineage.lineageOf(row.igsn, { direction: 'ancestors', depth: 20 }, undefined);
     const { descendants } = await this.lineage.lineageOf(row.igsn, { direction: 'descendants', depth: 1 }, undefined);

@@ -4,7 +4,7 @@ import { sampleLandingUrl } from '../metadata-formats/metadata-options';
 import { escapeXmlText } from '../metadata-formats/xml-writer';
 import { IgsnService } from '../samples/igsn.service';
 import { SampleAccessPolicy } from '../samples/sample-access.policy';
-import { SampleRepository, SitemapEntry } from '../samples/sample.repository';
+import { SamplePublicRepository, SitemapEntry } from '../samples/sample-public.repository';
 
 const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 /** The sitemap protocol's limit of URLs per file. */
@@ -23,14 +23,14 @@ export class SitemapService {
   pageSize = SITEMAP_MAX_URLS;
 
   constructor(
-    private readonly samples: SampleRepository,
+    private readonly samples: SamplePublicRepository,
     private readonly policy: SampleAccessPolicy,
     private readonly igsn: IgsnService,
     private readonly clock: Clock,
   ) {}
 
   async root(baseUrl: string): Promise<string> {
-    const visible = this.policy.publicCondition('s', this.clock.now(), 0);
+    const visible = this.policy.publicCondition('s', this.clock.now());
     if (!(await this.samples.moreThan(this.pageSize, visible))) {
       return this.urlset(await this.samples.idRange(0, null, visible), baseUrl);
     }
@@ -44,7 +44,7 @@ export class SitemapService {
   /** One page of the index, or undefined when it holds no public sample. */
   async page(page: number, baseUrl: string): Promise<string | undefined> {
     const from = page * this.pageSize;
-    const visible = this.policy.publicCondition('s', this.clock.now(), 0);
+    const visible = this.policy.publicCondition('s', this.clock.now());
     const entries = await this.samples.idRange(from, from + this.pageSize, visible);
     return entries.length ? this.urlset(entries, baseUrl) : undefined;
   }

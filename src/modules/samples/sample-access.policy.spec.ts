@@ -93,6 +93,26 @@ describe('SampleAccessPolicy', () => {
     expect(policy.canEdit(facts, caller(1, [{ teamId: 10, role: 'editor' }]))).toBe(true);
     expect(policy.canEdit(facts, caller(1, [{ teamId: 10, role: 'viewer' }]))).toBe(false);
     expect(policy.canEdit(facts, caller(1))).toBe(false);
-    expect(policy.editableCondition('s', caller(1, [{ teamId: 10, role: 'viewer' }]), 0).params).toEqual([1, []]);
+    expect(policy.editableCondition('s', caller(1, [{ teamId: 10, role: 'viewer' }])).toQuery().values).toEqual([
+      1,
+      [],
+    ]);
+  });
+
+  it('states its rules as SQL conditions that number their own parameters', () => {
+    const now = new Date('2025-06-01T00:00:00Z');
+    const visible = policy.visibleCondition('s', caller(7, [{ teamId: 10, role: 'viewer' }]), now).toQuery();
+    expect(visible.values).toEqual([now, 7, [10]]);
+    expect(visible.text).toContain('s.publish_date <= $1');
+    expect(visible.text).toContain('s.user_owner_id = $2');
+    expect(visible.text).toContain('s.team_owner_id = ANY($3::int[])');
+    expect(policy.visibleCondition('s', caller(1, [], { isStaff: true }), now).toQuery()).toEqual({
+      text: 'NOT s.is_deactivated',
+      values: [],
+    });
+    // The harvest condition names `now` twice under one number.
+    const harvestable = policy.harvestableCondition('s', now).toQuery();
+    expect(harvestable.values).toEqual([now]);
+    expect(harvestable.text.match(/\$1::timestamptz/g)).toHaveLength(2);
   });
 });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
+import { Sql, bind, raw, sql } from '../../core/database/sql';
 import { AccountsService, TeamMembership } from '../accounts/accounts.service';
 import { canEditOwned, editableOwnedSql } from '../accounts/owner-access';
 import { StoreStatus } from './sample.entity';
@@ -23,16 +24,11 @@ export interface SampleCaller {
 /** `gone`: deactivated, and the caller may know it existed (410 with a tombstone). */
 export type SampleVisibility = 'visible' | 'needs-token' | 'hidden' | 'gone';
 
-/** A SQL condition with its parameters, for queries that must apply the same rules as the policy. */
-export interface SqlCondition {
-  sql: string;
-  params: unknown[];
-}
-
 /**
  * The one place that decides who may see and edit a sample (specification part 3 and CONTRACT
  * §4). Fetch, search, update, deactivation, batches, exports and legacy XML all ask this policy,
- * either per row (`visibility`, `canEdit`) or as SQL (`visibleCondition`, `editableCondition`).
+ * either per row (`visibility`, `canEdit`) or as a SQL condition (`visibleCondition`,
+ * `editableCondition`: composed `Sql` values that repositories embed in their statements).
  *
  * - Deactivated samples are never visible. They are `gone` (410) to callers who could see them
  *   before, and to everyone when they were public before their deactivation; a sample deactivated
@@ -102,13 +98,15 @@ export class SampleAccessPolicy {
     return this.canEdit(sample, caller);
   }
 
-  /** `alias.*` rows the public may see; `$n` placeholders start after `offset`. */
-  publicCondition(alias: string, now: Date, offset: number): SqlCondition {
-    return {
-      sql: `(NOT ${alias}.is_deactivated AND ${alias}.metadata_store_status = 'published'
-              AND (${alias}.publish_date IS NULL OR ${alias}.publish_date <= $${offset + 1}))`,
-      params: [now],
-    };
+  /*
+   * The conditions below are on `alias.*`, a name written in the code (`s` in every statement today).
+   */
+
+  /** `alias.*` rows the public may see. */
+  publicCondition(alias: string, now: Date): Sql {
+    const a = raw(alias);
+    return sql`(NOT ${a}.is_deactivated AND ${a}.metadata_store_status = 'published'
+              AND (${a}.publish_date IS NULL OR ${a}.publish_date <= ${now}))`;
   }
 
   /**
@@ -116,31 +114,29 @@ export class SampleAccessPolicy {
    * that were public before they were deactivated (shown as deleted records, never with their fields).
    * A sample deactivated before it was ever public stays unknown, as it is to anonymous fetches.
    */
-  harvestableCondition(alias: string, now: Date, offset: number): SqlCondition {
-    return {
-      sql: `(${alias}.metadata_store_status = 'published'
-              AND (${alias}.publish_date IS NULL
-                   OR ${alias}.publish_date <= LEAST($${offset + 1}::timestamptz, COALESCE(${alias}.deactivated_at, $${offset + 1}::timestamptz))))`,
-      params: [now],
-    };
+  harvestableCondition(alias: string, now: Date): Sql {
+    const a = raw(alias);
+    const at = bind(now);
+    return sql`(${a}.metadata_store_status = 'published'
+              AND (${a}.publish_date IS NULL
+                   OR ${a}.publish_date <= LEAST(${at}::timestamptz, COALESCE(${a}.deactivated_at, ${at}::timestamptz))))`;
   }
 
   /** `alias.*` rows the caller may see, the same rules as `visibility`. */
-  visibleCondition(alias: string, caller: SampleCaller | undefined, now: Date, offset: number): SqlCondition {
-    const open = this.publicCondition(alias, now, offset);
+  visibleCondition(alias: string, caller: SampleCaller | undefined, now: Date): Sql {
+    const open = this.publicCondition(alias, now);
     if (!caller) return open;
-    if (caller.user.isStaff || caller.user.isAdmin) return { sql: `NOT ${alias}.is_deactivated`, params: [] };
-    return {
-      sql: `(${open.sql} OR (NOT ${alias}.is_deactivated AND (${alias}.user_owner_id = $${offset + 2}
-              OR ${alias}.team_owner_id = ANY($${offset + 3}::int[]))))`,
-      params: [...open.params, caller.user.userId, caller.teams.map((team) => team.teamId)],
-    };
+    const a = raw(alias);
+    if (caller.user.isStaff || caller.user.isAdmin) return sql`NOT ${a}.is_deactivated`;
+    const teamIds = caller.teams.map((team) => team.teamId);
+    return sql`(${open} OR (NOT ${a}.is_deactivated AND (${a}.user_owner_id = ${caller.user.userId}
+              OR ${a}.team_owner_id = ANY(${teamIds}::int[]))))`;
   }
 
   /** `alias.*` rows the caller may edit, the same rules as `canEdit` (canEditOwned). */
-  editableCondition(alias: string, caller: SampleCaller, offset: number): SqlCondition {
-    if (caller.user.isStaff || caller.user.isAdmin) return { sql: `NOT ${alias}.is_deactivated`, params: [] };
-    const owned = editableOwnedSql(alias, caller.user, caller.teams, offset);
-    return { sql: `(NOT ${alias}.is_deactivated AND ${owned.sql})`, params: owned.params };
+  editableCondition(alias: string, caller: SampleCaller): Sql {
+    const a = raw(alias);
+    if (caller.user.isStaff || caller.user.isAdmin) return sql`NOT ${a}.is_deactivated`;
+    return sql`(NOT ${a}.is_deactivated AND ${editableOwnedSql(alias, caller.user, caller.teams)})`;
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { QueryResultRow } from 'pg';
 import { pooledQuery } from '../../core/database/prepared-query';
 import { ReadRouting } from '../../core/database/read-replicas/read-routing.service';
-import { SqlCondition } from './sample-access.policy';
+import { Sql, and, empty, raw, sql } from '../../core/database/sql';
 
 /**
  * A record's last change as a harvester sees it: its last update, or the moment it became public
@@ -10,6 +10,7 @@ import { SqlCondition } from './sample-access.policy';
  * Indexed by idx_sample_harvest (migration SampleHarvestIndex), in this exact form.
  */
 export const HARVEST_DATESTAMP = 'GREATEST(s.updated_at, s.publish_date)';
+const DATESTAMP = raw(HARVEST_DATESTAMP);
 
 /** One record header of a harvest. */
 export interface HarvestHeader {
@@ -55,12 +56,12 @@ const toHeader = (row: HeaderRow): HarvestHeader => ({
   deleted: row.is_deactivated,
 });
 
-const HEADER_COLUMNS = `s.id, s.igsn, s.registry_code, s.is_deactivated,
-  ${HARVEST_DATESTAMP} AS datestamp, ${HARVEST_DATESTAMP}::text AS datestamp_key`;
+const HEADER_COLUMNS = raw(`s.id, s.igsn, s.registry_code, s.is_deactivated,
+  ${HARVEST_DATESTAMP} AS datestamp, ${HARVEST_DATESTAMP}::text AS datestamp_key`);
 
 /**
  * The statements of OAI-PMH harvesting on `sample`. `harvestable` is the access policy's
- * harvestableCondition on alias `s` (its parameters come first). Pages are keyset pages in
+ * harvestableCondition on alias `s`. Pages are keyset pages in
  * (datestamp, id) order, so a sample added or changed while a harvest runs moves to the end of the
  * list instead of shifting the pages not yet read.
  */
@@ -69,51 +70,44 @@ export class SampleHarvestRepository {
   constructor(private readonly routing: ReadRouting) {}
 
   /** Harvesters' reads are public: a standby may answer them (ReadRouting decides). */
-  private pooled<T extends QueryResultRow>(text: string, values: unknown[]): Promise<T[]> {
+  private pooled<T extends QueryResultRow>(statement: Sql): Promise<T[]> {
+    const { text, values } = statement.toQuery();
     return this.routing.read((source) => pooledQuery<T>(source, text, values));
   }
 
   async page(
-    harvestable: SqlCondition,
+    harvestable: Sql,
     filter: HarvestFilter,
     after: HarvestCursor | undefined,
     limit: number,
   ): Promise<HarvestHeader[]> {
-    const params = [...harvestable.params];
-    const value = (v: unknown) => `$${params.push(v)}`;
-    const clauses = [harvestable.sql];
-    if (filter.set !== undefined) clauses.push(`s.registry_code = ${value(filter.set)}`);
-    if (filter.from) clauses.push(`${HARVEST_DATESTAMP} >= ${value(filter.from)}::timestamptz`);
-    if (filter.before) clauses.push(`${HARVEST_DATESTAMP} < ${value(filter.before)}::timestamptz`);
-    if (after) {
-      clauses.push(
-        `(${HARVEST_DATESTAMP}, s.id) > (${value(after.datestampKey)}::timestamptz, ${value(after.id)}::bigint)`,
-      );
-    }
+    const where = and(
+      harvestable,
+      filter.set !== undefined ? sql`s.registry_code = ${filter.set}` : empty,
+      filter.from ? sql`${DATESTAMP} >= ${filter.from}::timestamptz` : empty,
+      filter.before ? sql`${DATESTAMP} < ${filter.before}::timestamptz` : empty,
+      after ? sql`(${DATESTAMP}, s.id) > (${after.datestampKey}::timestamptz, ${after.id}::bigint)` : empty,
+    );
     const rows = await this.pooled<HeaderRow>(
-      `SELECT ${HEADER_COLUMNS} FROM sample s WHERE ${clauses.join(' AND ')}
-        ORDER BY ${HARVEST_DATESTAMP}, s.id LIMIT ${value(limit)}`,
-      params,
+      sql`SELECT ${HEADER_COLUMNS} FROM sample s WHERE ${where}
+        ORDER BY ${DATESTAMP}, s.id LIMIT ${limit}`,
     );
     return rows.map(toHeader);
   }
 
   /** The record of this IGSN (bare suffix) when a harvester may know of it. */
-  async byIgsn(harvestable: SqlCondition, suffix: string): Promise<HarvestHeader | undefined> {
-    const n = harvestable.params.length;
+  async byIgsn(harvestable: Sql, suffix: string): Promise<HarvestHeader | undefined> {
     const [row] = await this.pooled<HeaderRow>(
-      `SELECT ${HEADER_COLUMNS} FROM sample s WHERE s.igsn = $${n + 1} AND ${harvestable.sql}`,
-      [...harvestable.params, suffix],
+      sql`SELECT ${HEADER_COLUMNS} FROM sample s WHERE s.igsn = ${suffix} AND ${harvestable}`,
     );
     return row && toHeader(row);
   }
 
   /** The earliest datestamp of any record, or null when there is none. */
-  async earliestDatestamp(harvestable: SqlCondition): Promise<Date | null> {
+  async earliestDatestamp(harvestable: Sql): Promise<Date | null> {
     const [row] = await this.pooled<{ datestamp: Date | null }>(
-      `SELECT ${HARVEST_DATESTAMP} AS datestamp FROM sample s WHERE ${harvestable.sql}
-        ORDER BY ${HARVEST_DATESTAMP}, s.id LIMIT 1`,
-      harvestable.params,
+      sql`SELECT ${DATESTAMP} AS datestamp FROM sample s WHERE ${harvestable}
+        ORDER BY ${DATESTAMP}, s.id LIMIT 1`,
     );
     return row?.datestamp ?? null;
   }

@@ -3,7 +3,7 @@ import { orcidUrl } from '../metadata-formats/sample-metadata';
 
 /**
  * The query parameters of GET /api/samples/ (and of POST /api/samples/export/, which adds
- * `format`), as sent: text. Parsing and checking happen in SamplesService.searchCondition.
+ * `format`), as sent: text. SearchSamplesQueryDto checks and parses them (SampleSearchService).
  */
 export interface SampleSearchQuery {
   q?: string;

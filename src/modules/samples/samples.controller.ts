@@ -60,6 +60,7 @@ import { ApiIgsnPath } from './igsn-path.openapi';
 import { ApiSampleFilterQueries } from './sample-search.openapi';
 import { refuseUnknownSearchParameters } from './sample-search';
 import { SamplesService } from './samples.service';
+import { SampleSearchService } from './sample-search.service';
 import { AnonymousReadLimit } from '../../core/http/anonymous-read-limit.guard';
 
 const NOT_FOUND = { type: ErrorBody, example: { message: 'Sample not found.', errors: {} } };
@@ -113,6 +114,7 @@ const TEXT_FILTER = { type: 'string', maxLength: 255 } as const;
 export class SamplesController {
   constructor(
     private readonly samples: SamplesService,
+    private readonly searches: SampleSearchService,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 
@@ -176,7 +178,7 @@ export class SamplesController {
         throw ApiError.invalidField(name, 'give this parameter once');
     }
     const order = parseSampleOrdering(ordering as string | undefined);
-    const { count, more, data } = await this.samples.search(query, page, user, order);
+    const { count, more, data } = await this.searches.search(query, page, user, order);
     // Anonymous searches see public samples only: anyone may keep the page. With a token the page
     // depends on the caller (scope, can_edit).
     const etag = strongEtag([

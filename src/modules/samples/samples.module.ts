@@ -18,11 +18,21 @@ import { SampleQrController } from './qr/sample-qr.controller';
 import { SampleOwnershipRepository } from './ownership/sample-ownership.repository';
 import { SamplesController } from './samples.controller';
 import { SamplesService } from './samples.service';
+import { SampleSearchService } from './sample-search.service';
+import { SampleSearchRepository } from './sample-search.repository';
+import { SampleSelectionRepository } from './sample-selection.repository';
+import { SamplePublicRepository } from './sample-public.repository';
+import { SampleCurationRepository } from './sample-curation.repository';
 import { RelatedResourceRepository } from './related-resources/related-resource.repository';
 
 const SAMPLE_PROVIDERS = [
   SamplesService,
+  SampleSearchService,
   SampleRepository,
+  SampleSearchRepository,
+  SampleSelectionRepository,
+  SamplePublicRepository,
+  SampleCurationRepository,
   SampleMapper,
   IgsnMinter,
   SampleAccessPolicy,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { Sql, bind, identifier, join, or, raw, sql } from '../../core/database/sql';
 
 export const TRANSFER_STATUSES = ['pending', 'accepting', 'accepted', 'rejected', 'cancelled'] as const;
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
@@ -99,21 +100,22 @@ export class OwnershipTransferRepository {
     direction: 'incoming' | 'outgoing' | 'all',
     page: { limit: number; offset: number },
   ): Promise<{ rows: TransferRow[]; count: number }> {
-    const params: unknown[] = [party.userId];
-    const outgoing = 't.from_user_id = $1';
-    const incoming = () => `(t.to_user_id = $1 OR t.to_team_id = ANY($${params.push(party.managedTeamIds)}::int[]))`;
-    const where =
-      direction === 'outgoing' ? outgoing : direction === 'incoming' ? incoming() : `(${outgoing} OR ${incoming()})`;
-    const n = params.length;
-    const rows = await this.dataSource.query<TransferRow[]>(
-      `${SELECT} WHERE ${where} ORDER BY t.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
-      [...params, page.limit, page.offset],
+    const me = bind(party.userId);
+    const outgoing = sql`t.from_user_id = ${me}`;
+    const incoming = sql`(t.to_user_id = ${me} OR t.to_team_id = ANY(${party.managedTeamIds}::int[]))`;
+    const where = direction === 'outgoing' ? outgoing : direction === 'incoming' ? incoming : or(outgoing, incoming);
+    const rows = await this.run<TransferRow>(
+      sql`${raw(SELECT)} WHERE ${where} ORDER BY t.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
     );
-    const [{ count }] = await this.dataSource.query<{ count: number }[]>(
-      `SELECT count(*)::int AS count FROM ownership_transfer t WHERE ${where}`,
-      params,
+    const [{ count }] = await this.run<{ count: number }>(
+      sql`SELECT count(*)::int AS count FROM ownership_transfer t WHERE ${where}`,
     );
     return { rows, count };
+  }
+
+  private run<T>(statement: Sql, manager: EntityManager = this.dataSource.manager): Promise<T[]> {
+    const { text, values } = statement.toQuery();
+    return manager.query<T[]>(text, values);
   }
 
   /** The transfer's samples after `afterId`, in id order, `limit` at a time. */
@@ -138,9 +140,10 @@ export class OwnershipTransferRepository {
   ): Promise<void> {
     const entries = Object.entries(fields).filter(([, value]) => value !== undefined);
     if (!entries.length) return;
-    await manager.query(
-      `UPDATE ownership_transfer SET ${entries.map(([key], index) => `${key} = $${index + 2}`).join(', ')} WHERE id = $1`,
-      [id, ...entries.map(([, value]) => value)],
+    const assignments = join(
+      entries.map(([key, value]) => sql`${identifier(key)} = ${value}`),
+      ', ',
     );
+    await this.run(sql`UPDATE ownership_transfer SET ${assignments} WHERE id = ${id}`, manager);
   }
 }

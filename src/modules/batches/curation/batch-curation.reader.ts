@@ -4,9 +4,10 @@ import { AuthenticatedUser } from '../../../core/auth/authenticated-user';
 import { Clock } from '../../../core/clock';
 import { PageRequest, Paginated, paginate } from '../../../core/http/pagination';
 import { IgsnService } from '../../samples/igsn.service';
-import { SampleAccessPolicy, SqlCondition } from '../../samples/sample-access.policy';
+import { Sql } from '../../../core/database/sql';
+import { SampleAccessPolicy } from '../../samples/sample-access.policy';
 import { BatchesService } from '../batches.service';
-import { SampleRepository } from '../../samples/sample.repository';
+import { SampleCurationRepository } from '../../samples/sample-curation.repository';
 import { CurationColumn, curationColumns, formatCurationValue } from './curation-fields';
 import { CurationRepository } from './curation.repository';
 import { BatchFeedbackDto, CurationDetail, CurationEventDto } from './dto/curation.dto';
@@ -37,20 +38,23 @@ export class BatchCurationReader {
     private readonly batches: BatchesService,
     private readonly policy: SampleAccessPolicy,
     private readonly igsn: IgsnService,
-    private readonly samples: SampleRepository,
+    private readonly samples: SampleCurationRepository,
     private readonly clock: Clock,
   ) {}
 
-  private async samplesOfBatch(batchId: number, user: AuthenticatedUser): Promise<SqlCondition> {
+  /** Which of a batch's samples the caller may see (the batch itself is named apart). */
+  private async visibleSamples(user: AuthenticatedUser): Promise<Sql> {
     const caller = await this.policy.caller(user);
-    const visible = this.policy.visibleCondition('s', caller, this.clock.now(), 1);
-    return { sql: `s.batch_id = $1 AND ${visible.sql}`, params: [batchId, ...visible.params] };
+    return this.policy.visibleCondition('s', caller, this.clock.now());
   }
 
   async detail(req: Request, idValue: string, user: AuthenticatedUser, page: PageRequest): Promise<CurationDetail> {
     const batch = await this.batches.requireVisible(idValue, user);
-    const where = await this.samplesOfBatch(batch.id, user);
-    const [aggregate, feedback] = await Promise.all([this.aggregate(where), this.recentFeedback(batch.id)]);
+    const visible = await this.visibleSamples(user);
+    const [aggregate, feedback] = await Promise.all([
+      this.samples.flatAggregate<AggregateRow>(batch.id, visible, this.columns),
+      this.recentFeedback(batch.id),
+    ]);
 
     const shared: CurationDetail['shared_fields'] = [];
     const differing: CurationColumn[] = [];
@@ -64,7 +68,7 @@ export class BatchCurationReader {
     });
 
     const total = aggregate.total;
-    const samples = total > page.offset ? await this.page(where, differing, page) : [];
+    const samples = total > page.offset ? await this.page(batch.id, visible, differing, page) : [];
     const { data: _data, count: _count, ...pagination } = paginate(req, page, total, samples);
     return {
       batch,
@@ -82,18 +86,17 @@ export class BatchCurationReader {
     };
   }
 
-  /** One pass over the batch: totals per store status and, per column, "any value", "one value for all", the value. */
-  private async aggregate(where: SqlCondition): Promise<AggregateRow> {
-    return this.samples.flatAggregate<AggregateRow>(where, this.columns);
-  }
-
   /** The page of samples in registration order: igsn and name always, then the differing columns. */
   private async page(
-    where: SqlCondition,
+    batchId: number,
+    visible: Sql,
     differing: CurationColumn[],
     page: PageRequest,
   ): Promise<Record<string, string | null>[]> {
-    const rows = await this.samples.flatPage(where, differing, { limit: page.pageSize, offset: page.offset });
+    const rows = await this.samples.flatPage(batchId, visible, differing, {
+      limit: page.pageSize,
+      offset: page.offset,
+    });
     const toDoi = (suffix: string) => this.igsn.toDoi(suffix);
     return rows.map((row) => {
       const sample: Record<string, string | null> = {

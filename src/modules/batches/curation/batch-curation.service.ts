@@ -8,7 +8,8 @@ import { FieldErrors } from '../../../core/http/error-body';
 import { NotificationsService } from '../../notifications/notifications.service';
 import { DeactivateSampleDto } from '../../samples/dto/sample-write.dto';
 import { IgsnService } from '../../samples/igsn.service';
-import { SampleRepository } from '../../samples/sample.repository';
+import { BatchSampleChange, SampleRepository } from '../../samples/sample.repository';
+import { SampleCurationRepository } from '../../samples/sample-curation.repository';
 import { SampleAccessFacts, SampleAccessPolicy, SampleCaller } from '../../samples/sample-access.policy';
 import { BatchesService } from '../batches.service';
 import { BatchHistoryRepository } from '../batch-history.repository';
@@ -68,6 +69,7 @@ export class BatchCurationService {
     private readonly policy: SampleAccessPolicy,
     private readonly igsn: IgsnService,
     private readonly samples: SampleRepository,
+    private readonly sampleChecks: SampleCurationRepository,
     private readonly notifications: NotificationsService,
     private readonly clock: Clock,
   ) {}
@@ -110,26 +112,16 @@ export class BatchCurationService {
   }
 
   /**
-   * Updates the batch's samples the caller may edit (in `fromState`, when given) and counts the rows
-   * changed, with the distinct store states they have after it. `set` numbers its placeholders with
-   * `next()`, for `values` in order.
+   * Applies a transition to the batch's samples the caller may edit and counts the rows changed,
+   * with the distinct store states they have after it.
    */
   private async updateSamples(
     manager: EntityManager,
     batchId: number,
     caller: SampleCaller,
-    options: { fromState?: string; set: (next: () => string) => string; values: unknown[] },
+    change: BatchSampleChange,
   ): Promise<{ count: number; states: string | null }> {
-    const editable = this.policy.editableCondition('s', caller, 1);
-    const params = [...editable.params];
-    const state = options.fromState ? ` AND s.metadata_store_status = $${1 + params.push(options.fromState)}` : '';
-    return this.samples.updateBatch(
-      manager,
-      batchId,
-      { sql: `${editable.sql}${state}`, params },
-      options.set,
-      options.values,
-    );
+    return this.samples.updateBatch(manager, batchId, this.policy.editableCondition('s', caller), change);
   }
 
   /** POST /api/batches/{id}/submit-for-review/: drafts → pending-review; any draft without coordinates blocks all. */
@@ -137,8 +129,13 @@ export class BatchCurationService {
     const { batch, caller } = await this.asEditor(idValue, user, 'submit');
     const count = await this.dataSource.transaction(async (manager) => {
       await this.lockBatch(manager, batch.id);
-      const editable = this.policy.editableCondition('s', caller, 1);
-      const incomplete = await this.samples.draftsWithoutCoordinates(manager, batch.id, editable, MAX_LISTED_SAMPLES);
+      const editable = this.policy.editableCondition('s', caller);
+      const incomplete = await this.sampleChecks.draftsWithoutCoordinates(
+        manager,
+        batch.id,
+        editable,
+        MAX_LISTED_SAMPLES,
+      );
       if (incomplete.length) {
         const errors: FieldErrors = {};
         for (const sample of incomplete) {
@@ -153,11 +150,9 @@ export class BatchCurationService {
           errors,
         );
       }
-      const now = this.clock.now();
       const changed = await this.updateSamples(manager, batch.id, caller, {
-        fromState: 'draft',
-        set: (next) => `metadata_store_status = 'pending-review', updated_at = ${next()}`,
-        values: [now],
+        to: 'pending-review',
+        at: this.clock.now(),
       });
       if (changed.count) {
         await this.record(manager, batch.id, user, {
@@ -177,14 +172,7 @@ export class BatchCurationService {
     const { batch, caller } = await this.asCurator(idValue, user, 'accept');
     const count = await this.dataSource.transaction(async (manager) => {
       await this.lockBatch(manager, batch.id);
-      const changed = await this.updateSamples(manager, batch.id, caller, {
-        fromState: 'pending-review',
-        set: (next) => {
-          const now = next();
-          return `metadata_store_status = 'published', publish_date = COALESCE(s.publish_date, ${now}), updated_at = ${now}`;
-        },
-        values: [this.clock.now()],
-      });
+      const changed = await this.updateSamples(manager, batch.id, caller, { to: 'published', at: this.clock.now() });
       if (changed.count) {
         await this.record(manager, batch.id, user, {
           action: 'accept',
@@ -208,12 +196,10 @@ export class BatchCurationService {
     const count = await this.dataSource.transaction(async (manager) => {
       await this.lockBatch(manager, batch.id);
       const changed = await this.updateSamples(manager, batch.id, caller, {
-        set: (next) => {
-          const [reason, comment, now] = [next(), next(), next()];
-          return `is_deactivated = true, deactivate_reason = ${reason}, deactivate_comment = ${comment},
-                  deactivated_at = ${now}, updated_at = ${now}`;
-        },
-        values: [dto.reason, dto.comment ?? null, this.clock.now()],
+        to: 'deactivated',
+        at: this.clock.now(),
+        reason: dto.reason,
+        comment: dto.comment ?? null,
       });
       if (changed.count) {
         await this.record(manager, batch.id, user, {
@@ -288,8 +274,8 @@ export class BatchCurationService {
   ): Promise<SampleFeedbackEntry[]> {
     if (!items.length) return [];
     const suffixes = items.map((item) => this.igsn.parse(item.igsn));
-    const visible = this.policy.visibleCondition('s', caller, this.clock.now(), 2);
-    const found = await this.samples.namesInBatch(
+    const visible = this.policy.visibleCondition('s', caller, this.clock.now());
+    const found = await this.sampleChecks.namesInBatch(
       manager,
       batchId,
       suffixes.filter((suffix) => suffix !== undefined),

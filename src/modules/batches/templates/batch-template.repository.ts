@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { and, empty, raw, sql } from '../../../core/database/sql';
 import { BatchTemplate } from '../batch-template.entity';
 
 /** A template row with the names its read shapes show. */
@@ -58,20 +59,14 @@ export class BatchTemplateRepository {
 
   /** The filter's templates, newest first. */
   async list(filter: TemplateFilter): Promise<TemplateRow[]> {
-    const params: unknown[] = [];
-    const conditions: string[] = [];
     const owners = filter.owners;
-    if (owners) {
-      conditions.push(
-        `(t.user_owner_id = $${params.push(owners.userId)} OR t.team_owner_id = ANY($${params.push(owners.teamIds)}::int[]))`,
-      );
-    }
-    if (filter.isArchived !== undefined) conditions.push(`t.is_archived = $${params.push(filter.isArchived)}`);
-    const where = conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '';
-    return this.dataSource.query<TemplateRow[]>(
-      `${TEMPLATE_ROWS}${where} ORDER BY t.created_date DESC, t.id DESC`,
-      params,
+    const condition = and(
+      owners ? sql`(t.user_owner_id = ${owners.userId} OR t.team_owner_id = ANY(${owners.teamIds}::int[]))` : empty,
+      filter.isArchived !== undefined ? sql`t.is_archived = ${filter.isArchived}` : empty,
     );
+    const where = condition.isEmpty ? empty : sql` WHERE ${condition}`;
+    const { text, values } = sql`${raw(TEMPLATE_ROWS)}${where} ORDER BY t.created_date DESC, t.id DESC`.toQuery();
+    return this.dataSource.query<TemplateRow[]>(text, values);
   }
 
   async findRow(id: number): Promise<TemplateRow | undefined> {

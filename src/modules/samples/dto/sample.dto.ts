@@ -1,4 +1,4 @@
-import { EXACT_COUNT_LIMIT } from '../sample.repository';
+import { EXACT_COUNT_LIMIT } from '../sample-search.repository';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SampleDoiStatus } from '../../datacite/dto/sample-doi-status.dto';
 import { DEACTIVATE_REASONS, LENGTH_UNITS, RelatedResource, STORE_STATUSES } from '../sample.entity';

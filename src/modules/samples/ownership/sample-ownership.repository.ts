@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { empty, sql } from '../../../core/database/sql';
 
 /** Which of a user's samples a transfer offers. */
 export type OwnedSelection = { igsns: string[] } | { registryCode: string } | { all: true };
@@ -21,16 +22,16 @@ export class SampleOwnershipRepository {
     selection: OwnedSelection,
     limit: number,
   ): Promise<{ id: string; igsn: string }[]> {
-    const params: unknown[] = [ownerId, limit];
-    let filter = '';
-    if ('igsns' in selection) filter = `AND s.igsn = ANY($${params.push(selection.igsns)}::text[])`;
-    else if ('registryCode' in selection) filter = `AND s.registry_code = $${params.push(selection.registryCode)}`;
-    return manager.query(
-      `SELECT s.id::text AS id, s.igsn FROM sample s
-        WHERE s.user_owner_id = $1 AND NOT s.is_deactivated ${filter}
-        ORDER BY s.id LIMIT $2`,
-      params,
-    );
+    const filter =
+      'igsns' in selection
+        ? sql`AND s.igsn = ANY(${selection.igsns}::text[])`
+        : 'registryCode' in selection
+          ? sql`AND s.registry_code = ${selection.registryCode}`
+          : empty;
+    const { text, values } = sql`SELECT s.id::text AS id, s.igsn FROM sample s
+        WHERE s.user_owner_id = ${ownerId} AND NOT s.is_deactivated ${filter}
+        ORDER BY s.id LIMIT ${limit}`.toQuery();
+    return manager.query(text, values);
   }
 
   /**

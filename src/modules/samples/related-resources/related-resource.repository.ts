@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
+import { Sql, and, bind, empty, raw, sql } from '../../../core/database/sql';
 import { escapeLike } from '../../vocabularies/common/label-search';
 import { RelatedResourceObject, SampleRelatedResourceLink } from './related-resource.entity';
 
@@ -50,31 +51,25 @@ export class RelatedResourceRepository {
 
   /** A page of resources and the count of all that match. */
   async list(query: RelatedResourceListQuery): Promise<{ rows: RelatedResourceObject[]; count: number }> {
-    const clauses: string[] = [];
-    const params: unknown[] = [];
-    if (query.createdBy !== undefined) {
-      params.push(query.createdBy);
-      clauses.push(`r.created_by = $${params.length}`);
-    }
-    if (query.search) {
-      params.push(`%${escapeLike(query.search.toLowerCase())}%`);
-      const p = `$${params.length}`;
-      clauses.push(
-        `(lower(r.label) LIKE ${p} OR lower(r.uri) LIKE ${p} OR lower(coalesce(r.description, '')) LIKE ${p})`,
-      );
-    }
-    const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
+    const pattern = query.search ? bind(`%${escapeLike(query.search.toLowerCase())}%`) : undefined;
+    const condition = and(
+      query.createdBy !== undefined ? sql`r.created_by = ${query.createdBy}` : empty,
+      pattern
+        ? sql`(lower(r.label) LIKE ${pattern} OR lower(r.uri) LIKE ${pattern} OR lower(coalesce(r.description, '')) LIKE ${pattern})`
+        : empty,
+    );
+    const where = condition.isEmpty ? empty : sql`WHERE ${condition}`;
     const direction = query.ordering.descending ? 'DESC' : 'ASC';
-    const order = `${RELATED_RESOURCE_ORDERINGS[query.ordering.column]} ${direction}, r.id ${direction}`;
+    const order = raw(`${RELATED_RESOURCE_ORDERINGS[query.ordering.column]} ${direction}, r.id ${direction}`);
+    const run = <T>(statement: Sql) => {
+      const { text, values } = statement.toQuery();
+      return this.dataSource.query<T[]>(text, values);
+    };
     const [ids, [{ count }]] = await Promise.all([
-      this.dataSource.query<{ id: number }[]>(
-        `SELECT r.id FROM related_resource r ${where} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-        [...params, query.limit, query.offset],
+      run<{ id: number }>(
+        sql`SELECT r.id FROM related_resource r ${where} ORDER BY ${order} LIMIT ${query.limit} OFFSET ${query.offset}`,
       ),
-      this.dataSource.query<{ count: number }[]>(
-        `SELECT count(*)::int AS count FROM related_resource r ${where}`,
-        params,
-      ),
+      run<{ count: number }>(sql`SELECT count(*)::int AS count FROM related_resource r ${where}`),
     ]);
     if (!ids.length) return { rows: [], count };
     const rows = await this.dataSource.manager.findBy(RelatedResourceObject, { id: In(ids.map((row) => row.id)) });

@@ -43,9 +43,9 @@ describe('label search', () => {
     );
     expect(ids).toEqual([3, 1]);
     const [{ sql, params }] = calls;
-    expect(params).toEqual(["d'Ivoire%", "d'Ivoire\\%", 5]);
-    expect(sql).toContain("lower(immutable_unaccent(t.label)) LIKE '%' || lower(immutable_unaccent($2)) || '%'");
-    expect(sql).toContain('lower(t.iso3166code) = lower($1)');
+    expect(params).toEqual(["d'Ivoire\\%", "d'Ivoire%", 5]);
+    expect(sql).toContain("lower(immutable_unaccent(t.label)) LIKE '%' || lower(immutable_unaccent($1)) || '%'");
+    expect(sql).toContain('lower(t.iso3166code) = lower($2)');
     expect(sql).toContain('(t.active)');
     expect(sql).toMatch(
       /ORDER BY CASE[\s\S]*THEN 0[\s\S]*THEN 1[\s\S]*ELSE 2 END, lower\(immutable_unaccent\(t\.label\)\), t\.id LIMIT \$3$/,

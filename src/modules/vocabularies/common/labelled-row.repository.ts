@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, EntityTarget, FindOptionsRelations, FindOptionsWhere, In } from 'typeorm';
+import { Sql, and, bind, empty, identifier, join, or, raw, sql } from '../../../core/database/sql';
 import { CreateOrMatchResult, CreateOrMatchSpec } from './create-or-match';
 import { LabelSearch, escapeLike, inIdOrder, searchTerm } from './label-search';
 
@@ -34,23 +35,21 @@ export class LabelledRowRepository {
       );
       return rows[0]?.id;
     };
-    const columns = Object.keys(spec.values);
-    const params = columns.map((column) => spec.values[column]);
-    const placeholders = columns.map((_, i) => `$${i + 1}`);
-    let conflict = '((lower(btrim(label))))';
-    if (spec.uniqueBy === 'match_key') {
-      columns.push('match_key');
-      params.push(spec.label);
-      placeholders.push(`lower(btrim($${params.length}))`);
-      conflict = '(match_key)';
+    const byMatchKey = spec.uniqueBy === 'match_key';
+    const columns = Object.keys(spec.values).map((column) => identifier(column));
+    const values = Object.values(spec.values).map((value) => sql`${value}`);
+    if (byMatchKey) {
+      columns.push(raw('match_key'));
+      values.push(sql`lower(btrim(${spec.label}))`);
     }
-    const insert = `INSERT INTO ${spec.table} (${columns.join(', ')}) VALUES (${placeholders.join(', ')})
-    ON CONFLICT ${conflict} DO NOTHING RETURNING id`;
+    const conflict = raw(byMatchKey ? '(match_key)' : '((lower(btrim(label))))');
+    const insert = sql`INSERT INTO ${identifier(spec.table)} (${join(columns, ', ')}) VALUES (${join(values, ', ')})
+    ON CONFLICT ${conflict} DO NOTHING RETURNING id`.toQuery();
 
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const existing = await find();
       if (existing !== undefined) return { id: existing, created: false };
-      const inserted = await manager.query<{ id: number }[]>(insert, params);
+      const inserted = await manager.query<{ id: number }[]>(insert.text, insert.values);
       if (inserted.length) return { id: inserted[0].id, created: true };
       // Another transaction committed the row between our SELECT and INSERT: read it.
       const winner = await find();
@@ -70,32 +69,29 @@ export class LabelledRowRepository {
   ): Promise<number[]> {
     const columns = options.columns ?? ['label', 'alt_label'];
     const codes = options.codeColumns ?? [];
-    const folded = (column: string) => `lower(immutable_unaccent(t.${column}))`;
+    const folded = (column: string) => sql`lower(immutable_unaccent(t.${identifier(column)}))`;
     const term = searchTerm(options.search);
-    const params: unknown[] = [];
-    const conditions = options.where ? [`(${options.where})`] : [];
-    let relevance: string | null = null;
+    // `where` is a constant condition of the calling service (e.g. `t.active`), never input.
+    const conditions: Sql[] = options.where ? [sql`(${raw(options.where)})`] : [];
+    let relevance = empty;
     if (term !== null) {
-      params.push(term, escapeLike(term));
-      const exact = 'lower(immutable_unaccent($1))';
-      const pattern = 'lower(immutable_unaccent($2))';
-      const codeMatches = codes.map((code) => `lower(t.${code}) = lower($1)`);
-      conditions.push(
-        `(${[...columns.map((c) => `${folded(c)} LIKE '%' || ${pattern} || '%'`), ...codeMatches].join(' OR ')})`,
-      );
-      relevance = `CASE
-      WHEN ${[...columns.map((c) => `${folded(c)} = ${exact}`), ...codeMatches].join(' OR ')} THEN 0
-      WHEN ${columns.map((c) => `${folded(c)} LIKE ${pattern} || '%'`).join(' OR ')} THEN 1
-      ELSE 2 END`;
+      const given = bind(term);
+      const exact = sql`lower(immutable_unaccent(${given}))`;
+      const pattern = sql`lower(immutable_unaccent(${escapeLike(term)}))`;
+      const codeMatches = codes.map((code) => sql`lower(t.${identifier(code)}) = lower(${given})`);
+      conditions.push(or(...columns.map((c) => sql`${folded(c)} LIKE '%' || ${pattern} || '%'`), ...codeMatches));
+      relevance = sql`CASE
+      WHEN ${join([...columns.map((c) => sql`${folded(c)} = ${exact}`), ...codeMatches], ' OR ')} THEN 0
+      WHEN ${join(
+        columns.map((c) => sql`${folded(c)} LIKE ${pattern} || '%'`),
+        ' OR ',
+      )} THEN 1
+      ELSE 2 END, `;
     }
-    let sql = `SELECT t.id FROM ${options.table} t`;
-    if (conditions.length) sql += ` WHERE ${conditions.join(' AND ')}`;
-    sql += ` ORDER BY ${relevance ? `${relevance}, ` : ''}${folded(options.orderBy ?? 'label')}, t.id`;
-    if (options.limit !== undefined) {
-      params.push(options.limit);
-      sql += ` LIMIT $${params.length}`;
-    }
-    const rows = await manager.query<{ id: number }[]>(sql, params);
+    const where = and(...conditions);
+    const { text, values } =
+      sql`SELECT t.id FROM ${identifier(options.table)} t${where.isEmpty ? empty : sql` WHERE ${where}`} ORDER BY ${relevance}${folded(options.orderBy ?? 'label')}, t.id${options.limit !== undefined ? sql` LIMIT ${options.limit}` : empty}`.toQuery();
+    const rows = await manager.query<{ id: number }[]>(text, values);
     return rows.map((row) => row.id);
   }
 
@@ -138,11 +134,11 @@ export class LabelledRowRepository {
     values: { column: string; value: unknown }[],
     manager: EntityManager = this.dataSource.manager,
   ): Promise<void> {
-    const params = values.map((entry) => entry.value);
-    const assignments = values.map((entry, i) => `${entry.column} = COALESCE(${entry.column}, $${i + 1})`);
-    await manager.query(`UPDATE ${table} SET ${assignments.join(', ')} WHERE id = $${params.length + 1}`, [
-      ...params,
-      id,
-    ]);
+    const assignments = values.map(({ column, value }) => {
+      const name = identifier(column);
+      return sql`${name} = COALESCE(${name}, ${value})`;
+    });
+    const update = sql`UPDATE ${identifier(table)} SET ${join(assignments, ', ')} WHERE id = ${id}`.toQuery();
+    await manager.query(update.text, update.values);
   }
 }

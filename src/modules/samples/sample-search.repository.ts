@@ -1,0 +1,374 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { createHash } from 'node:crypto';
+import type { QueryResultRow } from 'pg';
+import { DataSource } from 'typeorm';
+import { pooledQuery } from '../../core/database/prepared-query';
+import { ReadRouting } from '../../core/database/read-replicas/read-routing.service';
+import { Sql, and, around, bind, empty, or, raw, sql } from '../../core/database/sql';
+import { ORCID } from '../agents/agent-identity';
+import { escapeLike } from '../vocabularies/common/label-search';
+import { DEFAULT_SAMPLE_ORDER, SampleOrder, orderBySql } from './sample-ordering';
+import { BoundingBox } from './sample-search';
+import { SampleRow } from './sample.mapper';
+import { StoreStatus } from './sample.entity';
+import { BY_IDS, SampleRepository } from './sample.repository';
+
+/**
+ * Up to this many matching rows a search's `count` is exact; above it, the planner's estimate
+ * (`count_exact: false`). Counting more would visit every matching row on every page request.
+ */
+export const EXACT_COUNT_LIMIT = 10_000;
+/** When the planner expects more than this many rows the exact count is not even attempted. */
+const ESTIMATE_ONLY_ABOVE = 2 * EXACT_COUNT_LIMIT;
+/** A literal, not a parameter: the planner sizes the bounded count by it. */
+const EXACT_COUNT_BOUND = raw(String(EXACT_COUNT_LIMIT + 1));
+
+/**
+ * The period a sample was taken in, as indexed by idx_sample_sampling_period: start to end, either
+ * alone when the other is missing; the index (and the search) leaves out samples with neither.
+ */
+const SAMPLING_PERIOD = raw(`tstzrange(least(s.sampling_start_date, s.sampling_end_date),
+                                   greatest(s.sampling_start_date, s.sampling_end_date), '[]')`);
+const SAMPLING_PERIOD_PRESENT = raw('COALESCE(s.sampling_start_date, s.sampling_end_date) IS NOT NULL');
+
+/** Every name of a sample besides its own, as one lower-cased text the trigram index covers. */
+export const OTHER_NAMES_TEXT = 'sample_other_names_text(s.other_names)';
+
+export interface SamplePageRequest {
+  limit: number;
+  offset: number;
+  /**
+   * Run the id statement as a named prepared statement: only for conditions whose best plan does
+   * not depend on the parameter values (no text patterns), so one generic plan serves them all.
+   */
+  prepared?: boolean;
+  /** The order of the page (`ordering`); newest first when absent. */
+  order?: SampleOrder;
+}
+
+export interface SampleCount {
+  count: number;
+  exact: boolean;
+}
+
+/** A time range `[from, to)`; a missing bound is open. */
+export interface TimeRange {
+  from?: Date;
+  to?: Date;
+}
+
+/**
+ * Whose samples a search looks at: what the public may see (the access policy's condition), or
+ * the caller's own (`personal`), their teams' that they do not own (`shared`), or both — never
+ * deactivated ones.
+ */
+export type SampleSearchScope =
+  { public: Sql } | { scope: 'personal' | 'shared' | 'personal_and_shared'; userId: number; teamIds: number[] };
+
+/** The search filters that SampleSearchRepository.filterCondition turns into SQL, parsed and checked. */
+export interface SampleFilters {
+  isDraft?: boolean;
+  /** `q`: the IGSN (`igsn`, the text without the DOI prefix), the name or another name contains the text. */
+  q?: { text: string; igsn: string };
+  /** The name contains the text (case ignored). */
+  name?: string;
+  /** The IGSN contains the text (without the DOI prefix; case ignored). */
+  igsn?: string;
+  objectTypeIds?: number[];
+  /** ISO 3166-1 alpha-2 codes, as stored. */
+  countryCodes?: string[];
+  registryCodes?: string[];
+  parentId?: string;
+  /** Samples with any of these collectors (SampleSearchRepository.collectorIdsMatching resolves a `collector` filter). */
+  collectorIds?: number[];
+  bbox?: BoundingBox;
+  sampling?: TimeRange;
+  created?: TimeRange;
+  /** The client's own id, exactly. */
+  externalSampleId?: string;
+  /** Only samples in this store state; without it, searches of one's own samples leave reserved ones out. */
+  storeStatus?: StoreStatus;
+  /** The samples of one batch (label sheets; not a search parameter). */
+  batchId?: number;
+}
+
+/**
+ * The statement of SampleSearchRepository.searchCollected: every match (up to one past
+ * EXACT_COUNT_LIMIT, in no particular order, so the planner starts from the condition's indexes),
+ * counted, and the page's ids sorted out of them.
+ */
+function collectedStatement(condition: Sql, page: SamplePageRequest): Sql {
+  const order = page.order ?? DEFAULT_SAMPLE_ORDER;
+  const sortKey = raw(order.column === 'id' ? '' : `, s.${order.column}`);
+  return sql`WITH matches AS MATERIALIZED (
+            SELECT s.id${sortKey} FROM sample s WHERE ${condition} LIMIT ${EXACT_COUNT_BOUND})
+          SELECT (SELECT count(*)::int FROM matches) AS total,
+                 ARRAY(SELECT id FROM matches ORDER BY ${raw(orderBySql(order, ''))}
+                        LIMIT ${page.limit + 1} OFFSET ${page.offset}) AS ids`;
+}
+
+/** The statement of one page of ids in the page's order (SampleSearchRepository.searchPage). */
+function pageIdsStatement(condition: Sql, page: SamplePageRequest): Sql {
+  return sql`SELECT s.id FROM sample s WHERE ${condition}
+           ORDER BY ${raw(orderBySql(page.order ?? DEFAULT_SAMPLE_ORDER, 's'))} LIMIT ${page.limit + 1} OFFSET ${page.offset}`;
+}
+
+/** A LIKE pattern matching values that contain `value` literally. */
+function likePattern(value: string): string {
+  return `%${escapeLike(value)}%`;
+}
+
+/** A stable name for a prepared statement: the same text always gets the same name. */
+function statementName(prefix: string, text: string): string {
+  return `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * The statements of the sample search (GET /api/samples/; its condition also selects what exports
+ * and label sheets read, see SampleSelectionRepository): the WHERE clause built from a scope and
+ * filters, pages and counts. Pages run in two steps: the ids here, then the
+ * rows by id (SampleRepository.byIds, a named prepared statement; see
+ * docs/decisions/0002-two-step-reads.md).
+ */
+@Injectable()
+export class SampleSearchRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly routing: ReadRouting,
+    private readonly samples: SampleRepository,
+  ) {}
+
+  /** A read outside any transaction (on a standby when ReadRouting says so), named when `name` is given. */
+  private pooled<T extends QueryResultRow>(statement: Sql, name?: (text: string) => string): Promise<T[]> {
+    const { text, values } = statement.toQuery();
+    return this.routing.read((source) => pooledQuery<T>(source, text, values, name?.(text)));
+  }
+
+  /**
+   * The WHERE clause of a search (GET /api/samples/ and exports), on alias `s`: the scope, then the
+   * filters. Built here alone, so its text — and the plans and prepared statements keyed on it —
+   * is the same wherever a search runs.
+   */
+  searchCondition(scope: SampleSearchScope, filters: SampleFilters): Sql {
+    if ('public' in scope) return and(scope.public, this.filterCondition(filters));
+    const me = bind(scope.userId);
+    const personal = sql`s.user_owner_id = ${me}`;
+    const shared = sql`(s.team_owner_id = ANY(${scope.teamIds}::int[]) AND s.user_owner_id IS DISTINCT FROM ${me})`;
+    return and(
+      sql`NOT s.is_deactivated`,
+      // Reserved samples (IGSNs minted before fieldwork, thousands at a time) would bury the described
+      // ones: they are listed only when asked for (filterCondition, storeStatus).
+      filters.storeStatus === undefined ? sql`s.metadata_store_status <> 'reserved'` : empty,
+      scope.scope === 'personal' ? personal : scope.scope === 'shared' ? shared : or(personal, shared),
+      this.filterCondition(filters),
+    );
+  }
+
+  /**
+   * The filters as one condition on alias `s` (empty when there is none). Text filters match
+   * substrings (on the trigram indexes); each selective filter has an index to start from
+   * (migration SampleSearchFilters).
+   */
+  filterCondition(filters: SampleFilters): Sql {
+    const { q, bbox: box, sampling, created } = filters;
+    const when = (given: boolean, condition: () => Sql) => (given ? condition() : empty);
+    return and(
+      when(filters.isDraft !== undefined, () =>
+        filters.isDraft ? sql`s.metadata_store_status = 'draft'` : sql`s.metadata_store_status <> 'draft'`,
+      ),
+      when(q !== undefined, () => {
+        const { text, igsn } = q as NonNullable<typeof q>;
+        const lowered = bind(likePattern(text.toLowerCase()));
+        return sql`(s.igsn LIKE ${likePattern(igsn.toUpperCase())} OR lower(s.name) LIKE ${lowered}
+          OR ${raw(OTHER_NAMES_TEXT)} LIKE ${lowered})`;
+      }),
+      when(
+        filters.name !== undefined,
+        () => sql`lower(s.name) LIKE ${likePattern(String(filters.name).toLowerCase())}`,
+      ),
+      when(filters.igsn !== undefined, () => sql`s.igsn LIKE ${likePattern(String(filters.igsn).toUpperCase())}`),
+      when(filters.objectTypeIds !== undefined, () => sql`s.object_type_id = ANY(${filters.objectTypeIds}::int[])`),
+      when(filters.countryCodes !== undefined, () => sql`s.country = ANY(${filters.countryCodes}::text[])`),
+      when(filters.registryCodes !== undefined, () => sql`s.registry_code = ANY(${filters.registryCodes}::text[])`),
+      when(filters.externalSampleId !== undefined, () => sql`s.external_sample_id = ${filters.externalSampleId}`),
+      when(filters.parentId !== undefined, () => sql`s.parent_sample_id = ${filters.parentId}::bigint`),
+      when(filters.collectorIds !== undefined, () =>
+        filters.collectorIds?.length
+          ? sql`s.id IN (SELECT sc.sample_id FROM sample_collector sc WHERE sc.collector_id = ANY(${filters.collectorIds}::int[]))`
+          : sql`false`,
+      ),
+      when(box !== undefined, () => {
+        const { minLon, minLat, maxLon, maxLat } = box as BoundingBox;
+        // minLon > maxLon: the box crosses the antimeridian (180°) and holds both sides of it.
+        const lon =
+          minLon <= maxLon
+            ? sql`s.longitude BETWEEN ${minLon}::float8 AND ${maxLon}::float8`
+            : sql`(s.longitude >= ${minLon}::float8 OR s.longitude <= ${maxLon}::float8)`;
+        return sql`s.latitude BETWEEN ${minLat}::float8 AND ${maxLat}::float8 AND ${lon}`;
+      }),
+      // A sample taken over days matches when that period overlaps the range (GiST index).
+      when(sampling !== undefined, () => {
+        const { from, to } = sampling as TimeRange;
+        return sql`${SAMPLING_PERIOD_PRESENT} AND ${SAMPLING_PERIOD}
+                      && tstzrange(${from ?? null}::timestamptz, ${to ?? null}::timestamptz, '[)')`;
+      }),
+      when(created?.from !== undefined, () => sql`s.created_at >= ${created?.from}::timestamptz`),
+      when(created?.to !== undefined, () => sql`s.created_at < ${created?.to}::timestamptz`),
+      when(filters.batchId !== undefined, () => sql`s.batch_id = ${filters.batchId}::int`),
+      when(filters.storeStatus !== undefined, () => sql`s.metadata_store_status = ${filters.storeStatus}`),
+    );
+  }
+
+  /** `condition` narrowed by filters. */
+  narrowed(condition: Sql, filters: SampleFilters): Sql {
+    return and(condition, this.filterCondition(filters));
+  }
+
+  /**
+   * The collectors a `collector` filter names: a person by ORCID iD (on the identifier index), or a
+   * substring (case and accents ignored) of a person's label or alternative label or an
+   * institution's label. Collectors are few beside samples, so they are found first and the planner
+   * then sees their ids (and how many samples each has) when it plans the samples.
+   */
+  async collectorIdsMatching(filter: { orcid: string } | { name: string }): Promise<number[]> {
+    let match: Sql;
+    if ('orcid' in filter) {
+      const orcid = sql`${bind(filter.orcid)}::text`;
+      match = sql`i.individual_uri IS NOT NULL AND ${raw(ORCID.key('i.individual_uri'))} = ${around(ORCID.key, orcid)}`;
+    } else {
+      const pattern = sql`'%' || lower(immutable_unaccent(${bind(escapeLike(filter.name))}::text)) || '%'`;
+      match = sql`(lower(immutable_unaccent(i.label)) LIKE ${pattern} OR lower(immutable_unaccent(i.alt_label)) LIKE ${pattern}
+                OR lower(immutable_unaccent(inst.label)) LIKE ${pattern})`;
+    }
+    const rows = await this.pooled<{ id: number }>(
+      sql`SELECT c.id FROM collector c
+         LEFT JOIN individual i ON i.id = c.individual_id
+         LEFT JOIN institution inst ON inst.id = c.institution_id
+        WHERE ${match}`,
+    );
+    return rows.map((row) => Number(row.id));
+  }
+
+  /**
+   * One page of a search, newest first then id: `limit` rows after `offset`, and whether more
+   * follow (one extra id is read, so `next` never depends on the count being exact).
+   */
+  async searchPage(condition: Sql, page: SamplePageRequest): Promise<{ rows: SampleRow[]; more: boolean }> {
+    const ids = await this.pooled<{ id: string }>(
+      pageIdsStatement(condition, page),
+      page.prepared ? (text) => statementName('sp', text) : undefined,
+    );
+    const more = ids.length > page.limit;
+    return { rows: await this.samples.byIds(ids.slice(0, page.limit).map((row) => row.id)), more };
+  }
+
+  /**
+   * A page of a search with its count (in `page.order`, newest first by default). `valueDependent`: the condition's best plan changes from one
+   * value to the next (text patterns, a registry code, a box, a date range, …) — a condition expected
+   * to match few samples is collected in one pass with its exact count (searchCollected), anything
+   * broader pages along the newest-first index. Other conditions run as prepared statements, page
+   * and count side by side.
+   */
+  async searchWithCount(
+    condition: Sql,
+    page: Omit<SamplePageRequest, 'prepared'>,
+    valueDependent: boolean,
+  ): Promise<{ rows: SampleRow[]; more: boolean; count: SampleCount }> {
+    if (!valueDependent) {
+      const [found, count] = await Promise.all([
+        this.searchPage(condition, { ...page, prepared: true }),
+        this.count(condition),
+      ]);
+      return { ...found, count };
+    }
+    const collected = await this.searchCollected(condition, page, await this.estimate(condition));
+    return { ...(collected.page ?? (await this.searchPage(condition, page))), count: collected.count };
+  }
+
+  /**
+   * A search page and its exact count in one pass over the matches, for conditions the planner
+   * expects to match few rows (text patterns, selective filters): every match is collected (on the
+   * trigram or filter indexes, in no particular order, stopping one past EXACT_COUNT_LIMIT), then the page is sorted out of
+   * them. Walking the newest-first index instead is fast only when matches are dense among recent
+   * samples — a rare term whose matches are all old would walk most of the table — and a separate
+   * count would search the trigram index twice. `estimate` is the planner's (see estimate()).
+   * Without `page` when more than EXACT_COUNT_LIMIT match, or are expected to (then `count` is the
+   * estimate, raised to what was seen):
+   * the caller pages along the index (matches are dense enough) and estimates the count.
+   */
+  private async searchCollected(
+    condition: Sql,
+    page: SamplePageRequest,
+    estimate: number,
+  ): Promise<{ page?: { rows: SampleRow[]; more: boolean }; count: SampleCount }> {
+    if (estimate > ESTIMATE_ONLY_ABOVE) return { count: { count: estimate, exact: false } };
+    const [found] = await this.pooled<{ total: number; ids: string[] }>(collectedStatement(condition, page));
+    // More than the limit: the count is known to exceed it; the caller pages along the index.
+    if (found.total > EXACT_COUNT_LIMIT) return { count: { count: Math.max(estimate, found.total), exact: false } };
+    return {
+      page: { rows: await this.samples.byIds(found.ids.slice(0, page.limit)), more: found.ids.length > page.limit },
+      count: { count: found.total, exact: true },
+    };
+  }
+
+  /**
+   * The plans of the statements a search page runs, as EXPLAIN prints them: `collected` (a
+   * condition expected to match few samples: every match collected, see searchCollected), `ids`
+   * (paging along the newest-first order), then `details` for those ids, both as planned for these
+   * ids and as the generic plan a prepared statement settles on (`genericDetails`). For tests and
+   * for operators checking a slow search.
+   */
+  async explainSearchPage(condition: Sql, page: SamplePageRequest): Promise<Record<string, string>> {
+    const collected = collectedStatement(condition, page).toQuery();
+    const idsQuery = pageIdsStatement(condition, page).toQuery();
+    const text = (rows: unknown) => (rows as { 'QUERY PLAN': string }[]).map((row) => row['QUERY PLAN']).join('\n');
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      const ids = ((await runner.query(idsQuery.text, idsQuery.values)) as { id: string }[]).map((row) => row.id);
+      const plans: Record<string, string> = {
+        collected: text(await runner.query(`EXPLAIN ${collected.text}`, collected.values)),
+        ids: text(await runner.query(`EXPLAIN ${idsQuery.text}`, idsQuery.values)),
+        details: text(await runner.query(`EXPLAIN ${BY_IDS}`, [ids])),
+      };
+      // EXPLAIN EXECUTE takes no bind parameters: the ids (digits only) go in as a literal.
+      const literal = `'{${ids.filter((id) => /^\d+$/.test(id)).join(',')}}'`;
+      await runner.query(`PREPARE explain_sample_by_ids(bigint[]) AS ${BY_IDS}`);
+      try {
+        await runner.query('SET plan_cache_mode = force_generic_plan');
+        plans.genericDetails = text(await runner.query(`EXPLAIN EXECUTE explain_sample_by_ids(${literal})`));
+      } finally {
+        await runner.query('RESET plan_cache_mode');
+        await runner.query('DEALLOCATE explain_sample_by_ids');
+      }
+      return plans;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /**
+   * How many samples match: exact up to EXACT_COUNT_LIMIT (counting stops one row past it), the
+   * planner's estimate beyond. A condition the planner expects to match far more rows is not
+   * counted at all, so a broad search costs one plan, not a scan of every match.
+   */
+  private async count(condition: Sql): Promise<SampleCount> {
+    const estimate = await this.estimate(condition);
+    if (estimate > ESTIMATE_ONLY_ABOVE) return { count: estimate, exact: false };
+    const [row] = await this.pooled<{ count: number }>(
+      sql`SELECT count(*)::int AS count FROM (SELECT 1 FROM sample s WHERE ${condition}
+          LIMIT ${EXACT_COUNT_BOUND}) bounded`,
+    );
+    if (row.count <= EXACT_COUNT_LIMIT) return { count: row.count, exact: true };
+    return { count: Math.max(estimate, row.count), exact: false };
+  }
+
+  /** The planner's estimate of how many samples match. */
+  private async estimate(condition: Sql): Promise<number> {
+    const [row] = await this.pooled<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
+      sql`EXPLAIN (FORMAT JSON) SELECT 1 FROM sample s WHERE ${condition}`,
+    );
+    return Math.round(row['QUERY PLAN'][0].Plan['Plan Rows']);
+  }
+}
