@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
@@ -22,6 +22,8 @@ import { BatchHistoryRepository } from './batch-history.repository';
 import { BatchBudgets, BatchWorkbook, BatchWorkbookRefused } from './batch-workbook';
 import { BatchImport, BatchImportTools } from './import/batch-import';
 import { BatchRejected } from './import/batch-rejected';
+import { InlineRowChecks, NewRowChecks, PooledRowChecks } from './import/new-row-checks';
+import { RowValidationPool } from './import/row-validation-pool';
 import { MAX_BATCH_ROWS } from './xlsx-inspection';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -34,9 +36,10 @@ const ERROR_SAMPLE_LIMIT = 100;
  * an error report when the batch is refused.
  */
 @Injectable()
-export class BatchRegistrationService {
+export class BatchRegistrationService implements OnModuleDestroy {
   private readonly logger = new Logger(BatchRegistrationService.name);
   private readonly tools: BatchImportTools;
+  private readonly validationPool?: RowValidationPool;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -65,7 +68,20 @@ export class BatchRegistrationService {
       accounts,
       objectTypes,
       clock,
+      newRowChecks: (rowCount) => this.newRowChecks(rowCount),
     };
+    const { validationThreads } = config.batches;
+    if (validationThreads > 0) this.validationPool = new RowValidationPool(validationThreads);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.validationPool?.close();
+  }
+
+  /** Large batches check their rows on the validation threads; small ones are not worth a message. */
+  private newRowChecks(rowCount: number): NewRowChecks {
+    const pool = this.validationPool;
+    return pool && rowCount >= this.config.batches.threadsFromRows ? new PooledRowChecks(pool) : new InlineRowChecks();
   }
 
   private budgets(): BatchBudgets {

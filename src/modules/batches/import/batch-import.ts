@@ -22,6 +22,7 @@ import { BatchRow, BatchWorkbook, CellValue } from '../batch-workbook';
 import { batchRowDefaults } from './batch-defaults';
 import { BatchRejected, describeRowError } from './batch-rejected';
 import { BatchTally } from './batch-tally';
+import { NewRowCheck, NewRowChecks } from './new-row-checks';
 import { RowClaims } from './row-claims';
 
 const INSERT_CHUNK = 1000;
@@ -40,6 +41,8 @@ export interface BatchImportTools {
   accounts: AccountsService;
   objectTypes: ObjectTypeResolver;
   clock: Clock;
+  /** How a batch of this many rows checks its new rows (on threads when large). */
+  newRowChecks(rowCount: number): NewRowChecks;
 }
 
 /** The job an import runs under, with the plumbing the job's owner keeps. */
@@ -91,6 +94,7 @@ export class BatchImport {
   private readonly updates: PreparedUpdate[] = [];
   private readonly refs: SampleReferenceLookups;
   private readonly parents: BatchParentLinks;
+  private readonly checks: NewRowChecks;
   /** New rows checked, waiting to be prepared in file order. */
   private checked: CheckedNewRow[] = [];
   /** New rows prepared, waiting to be inserted. */
@@ -115,6 +119,7 @@ export class BatchImport {
     this.defaults = batchRowDefaults(workbook.metadata, job.payload);
     this.refs = tools.references.memoized();
     this.parents = new BatchParentLinks(tools.igsn, tools.sampleRows, tools.policy);
+    this.checks = tools.newRowChecks(workbook.rowCount);
   }
 
   async run(): Promise<void> {
@@ -180,6 +185,7 @@ export class BatchImport {
           await this.job.checkpoint(++this.rowsRead);
         }
       }
+      this.takeChecks(await this.checks.drain());
       await this.prepareChecked();
       await this.settleInsert();
       await this.insertPending();
@@ -193,12 +199,13 @@ export class BatchImport {
     const stored = this.storedSampleOf(row.cells);
     if (stored) {
       // An update (rare: an edited export re-uploaded) is checked and prepared in its turn.
+      this.takeChecks(await this.checks.drain());
       await this.prepareChecked();
       await this.settleInsert();
       await this.prepareUpdate(row, stored);
       return;
     }
-    this.checked.push(await this.checkNewRow(row));
+    this.takeChecks(await this.checks.add(row.rowNumber, rowToSampleBody(row.cells, this.defaults)));
   }
 
   /** The stored sample a row's IGSN names, if the uploader may see it (else as if it did not exist). */
@@ -208,14 +215,27 @@ export class BatchImport {
     return current && this.tools.policy.canView(current, this.caller, this.tools.clock.now()) ? current : undefined;
   }
 
-  /** A new sample's row, checked: its DTO, to be prepared once the connection is free. */
-  private async checkNewRow({ rowNumber, cells }: BatchRow): Promise<CheckedNewRow> {
-    const dto = await validateBuiltBody(CreateSampleDto, rowToSampleBody(cells, this.defaults));
-    this.claims.claimName(dto.name, rowNumber);
-    const checked: CheckedNewRow = { rowNumber, dto };
-    this.parents.defer(rowNumber, dto, () => checked.write?.columns.igsn);
-    this.claims.claimExternalId(dto.external_sample_id, rowNumber);
-    return checked;
+  /**
+   * New rows past the register rules, in file order: each claims its name and external id and
+   * hands over its parent, then waits to be prepared once the connection is free.
+   */
+  private takeChecks(checks: NewRowCheck[]): void {
+    for (const check of checks) {
+      const { rowNumber } = check;
+      if ('error' in check) {
+        this.errorsByRow.set(rowNumber, check.error);
+        continue;
+      }
+      try {
+        this.claims.claimName(check.dto.name, rowNumber);
+        const checked: CheckedNewRow = { rowNumber, dto: check.dto };
+        this.parents.defer(rowNumber, check.dto, () => checked.write?.columns.igsn);
+        this.claims.claimExternalId(check.dto.external_sample_id, rowNumber);
+        this.checked.push(checked);
+      } catch (error) {
+        this.errorsByRow.set(rowNumber, describeRowError(error));
+      }
+    }
   }
 
   /** Prepares the checked rows in file order, then starts inserting a full chunk. */
