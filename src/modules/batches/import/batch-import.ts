@@ -168,10 +168,10 @@ export class BatchImport {
 
   /**
    * Every row in file order. A new sample's row goes through two steps: checking it needs no
-   * database (read, mapped, validated, name claimed); preparing it resolves its references and IGSN
-   * on the batch's connection. Rows are checked while the previous chunk is being inserted, then
-   * prepared in file order once that insert is done — never beside it, since the insert runs under
-   * a savepoint of the connection.
+   * database (read, mapped, validated — on threads for a large batch —, name claimed); preparing it
+   * resolves its references and IGSN on the batch's connection. Rows are checked while the previous
+   * chunk is being inserted, then prepared in file order once that insert is done — never beside
+   * it, since the insert runs under a savepoint of the connection.
    */
   private async readRows(): Promise<void> {
     try {
