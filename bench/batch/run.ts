@@ -5,14 +5,16 @@
  * API while a batch runs, beside the same searches on an idle machine. The compiled API and worker
  * run as separate processes against databases of their own on the local PostgreSQL and Redis.
  *
- * Targets (issue 12, 2-core machine): 50,000 rows ≤ 10 s end to end, and into the prefilled table
- * within 1.5× the empty-table time; worker peak RSS ≤ 300 MB; `q` p95 during the batch within 2×
- * its idle p95.
+ * Targets (issues 12 and 23, 2-core machine): 50,000 rows ≤ 12 s end to end (issue 23 §8; issue 12
+ * asked 10 s), and into the prefilled table within 1.5× the empty-table time; worker peak RSS
+ * ≤ 300 MB without a heap cap; `q` p95 during the batch within 2× its idle p95.
  */
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import * as prettier from 'prettier';
@@ -48,7 +50,7 @@ const REUSE = (process.env.BENCH_REUSE ?? '1') !== '0';
  */
 const EMPTY_ONLY = process.env.BENCH_BATCH_EMPTY_ONLY === '1';
 
-const TIME_TARGET_S: Record<number, number> = { 50000: 10 };
+const TIME_TARGET_S: Record<number, number> = { 50000: 12 };
 const RSS_TARGET_MB = 300;
 const PREFILLED_RATIO_TARGET = 1.5;
 const SEARCH_RATIO_TARGET = 2;
@@ -66,6 +68,8 @@ function environment(databaseUrl: string): Record<string, string> {
     JWT_SECRET: 'bench-secret-that-is-long-enough-0123456789',
     LOG_LEVEL: 'warn',
     DATABASE_MIGRATE_ON_START: 'false',
+    // The worker's row validation threads (docs/decisions/0010): its default unless set for the bench.
+    ...(process.env.BATCH_VALIDATION_THREADS ? { BATCH_VALIDATION_THREADS: process.env.BATCH_VALIDATION_THREADS } : {}),
     UPLOAD_LIMIT: '200mb',
     WORKER_CONCURRENCY: '1',
     // The search load comes from one address: the anonymous per-IP limit would answer it with 429s.
@@ -336,7 +340,21 @@ function verdict(met: boolean): string {
   return met ? 'yes' : '**no**';
 }
 
+/** The machine and commit measured, and how busy the machine was when the run began. */
+function machine(): string {
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  const cores = cpus();
+  return (
+    `Commit ${commit}${dirty ? ' (with uncommitted changes in src/)' : ''}; ${cores.length} × ${cores[0]?.model.trim()}, ` +
+    `${formatNumber(totalmem() / 1024 ** 3, 1)} GB, Node ${process.version}; load average ` +
+    `${loadavg()[0].toFixed(1)} when the run began; validation threads: ` +
+    `${process.env.BATCH_VALIDATION_THREADS ?? 'the default (cores − 1, at least 1)'}.`
+  );
+}
+
 async function main(): Promise<void> {
+  const measured = machine();
   await deleteKeysWithPrefix(REDIS_URL, KEY_PREFIX);
   const build = await snapshotBuild(ROOT);
   const dist = join(build.root, 'dist', 'src');
@@ -448,6 +466,8 @@ async function main(): Promise<void> {
       '(WORKER_CONCURRENCY=1) as separate processes; peak RSS is the worker’s VmHWM, reset before each batch. ' +
       `The prefilled table holds ${formatNumber(PREFILL)} samples from the samples bench’s generator ` +
       '(BENCH_BATCH_PREFILL).',
+    '',
+    measured,
     '',
     table,
     '',

@@ -132,6 +132,10 @@ export interface AppConfig {
     maxCells: number;
     /** Bytes an uploaded workbook may inflate to, counted as inflated (zip bombs lie about sizes). */
     maxInflatedBytes: number;
+    /** Worker threads that check a large batch's rows beside the worker's own work; 0: none. */
+    validationThreads: number;
+    /** Batches of at least this many rows use those threads; smaller ones are checked inline. */
+    threadsFromRows: number;
   };
   supervisor: {
     /** `npm start` gives up when one child crashed this many times within the window. */
@@ -543,6 +547,9 @@ export function loadAppConfig(env: Env): AppConfig {
     batches: {
       maxCells: integer(env, 'BATCH_MAX_CELLS', 3_000_000, 1, 1_000_000_000),
       maxInflatedBytes: byteSize(env, 'BATCH_MAX_INFLATED_BYTES', '400mb'),
+      // The machine's cores minus the worker's own thread, at least one (docs/decisions/0010).
+      validationThreads: integer(env, 'BATCH_VALIDATION_THREADS', Math.max(1, availableParallelism() - 1), 0, 64),
+      threadsFromRows: integer(env, 'BATCH_THREADS_FROM_ROWS', 5000, 1, 1_000_000),
     },
     supervisor: {
       maxCrashes: integer(env, 'SUPERVISOR_MAX_CRASHES', 5, 1, 1000),

@@ -1,0 +1,116 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { AuthenticatedUser } from '../../src/core/auth/authenticated-user';
+import { AccountsService } from '../../src/modules/accounts/accounts.service';
+import { BackgroundJobsService } from '../../src/modules/background-jobs/background-jobs.service';
+import { BatchRegistrationService } from '../../src/modules/batches/batch-registration.service';
+import { BatchesService } from '../../src/modules/batches/batches.service';
+import { createRegistrant } from '../support/auth';
+import { createMediumContext } from '../support/medium';
+import { testConfig } from '../support/test-environment';
+import { buildWorkbook } from '../support/workbooks';
+
+const HEADERS = [
+  'Object Type',
+  'Sample Name',
+  'External Sample ID',
+  'Latitude (WGS84)',
+  'Longitude (WGS84)',
+  'Collector',
+  'Collector Detail',
+];
+
+/**
+ * A large batch checks its rows on worker threads (docs/decisions/0010); a small one inline. The same
+ * file must give the same job either way: the same row errors in the same order, nothing stored when
+ * a row fails, and every sample stored in file order when none does.
+ */
+describe('batch import, rows checked inline or on threads', () => {
+  let inline: INestApplicationContext;
+  let threaded: INestApplicationContext;
+  let user: AuthenticatedUser;
+  let code: string;
+
+  beforeAll(async () => {
+    inline = await createMediumContext({ config: testConfig({ BATCH_VALIDATION_THREADS: '0' }) });
+    threaded = await createMediumContext({
+      config: testConfig({ BATCH_VALIDATION_THREADS: '2', BATCH_THREADS_FROM_ROWS: '1' }),
+    });
+    const registrant = await createRegistrant(inline);
+    code = registrant.code;
+    user = (await inline.get(AccountsService).actingUser(registrant.userId)) as AuthenticatedUser;
+  }, 60_000);
+
+  afterAll(async () => {
+    await inline?.close();
+    await threaded?.close();
+  });
+
+  async function runBatch(app: INestApplicationContext, rows: (string | number | null)[][]) {
+    const file = buildWorkbook({ metadata: { registry_code: code }, headers: HEADERS, rows });
+    const queued = await app
+      .get(BatchesService)
+      .upload({ originalname: 'rows.xlsx', buffer: file, size: file.length }, { allow_duplicate: 'true' }, user);
+    await app.get(BatchRegistrationService).run(queued.job_id);
+    const job = await app.get(BackgroundJobsService).find(queued.job_id);
+    return { status: job?.status, errorMessage: job?.errorMessage, result: job?.result };
+  }
+
+  const good = (tag: string, i: number) => [
+    'Core',
+    `${tag}-${i}`,
+    `${tag}-ext-${i}`,
+    10 + i / 1000,
+    -20,
+    'Marie Tharp',
+    null,
+  ];
+
+  it('refuses the same rows with the same errors, in row order, and stores nothing', async () => {
+    const tag = randomUUID().slice(0, 8);
+    const rows = Array.from({ length: 700 }, (_, i) => good(tag, i));
+    rows[3] = ['Core', `${tag}-3`, null, 'north', -20, null, null]; // not a latitude
+    rows[260] = ['Core', `${tag}-1`, null, 10, -20, null, null]; // the name of an earlier row
+    rows[261] = ['Core', `${tag}-x`, `${tag}-ext-5`, 10, -20, null, null]; // another row's external id
+    rows[520] = ['Core', `${tag}-y`, null, 10, -20, 'A; B', 'one detail']; // details ≠ collectors
+    rows[699] = ['No such type', `${tag}-z`, null, 10, 200, null, null];
+    const viaThreads = await runBatch(threaded, rows);
+    const viaInline = await runBatch(inline, rows);
+    expect(viaThreads.status).toBe('failed');
+    expect(viaThreads).toEqual(viaInline);
+    const errors = (viaThreads.result as { errors: { row: number }[] }).errors;
+    expect(errors.map((error) => error.row)).toEqual([...errors.map((error) => error.row)].sort((a, b) => a - b));
+    expect(errors.length).toBeGreaterThanOrEqual(5);
+    expect(await countSamples(tag)).toBe(0);
+  }, 120_000);
+
+  it('stores every row, in file order, on threads as inline', async () => {
+    const results = [];
+    for (const app of [threaded, inline]) {
+      const tag = randomUUID().slice(0, 8);
+      const outcome = await runBatch(
+        app,
+        Array.from({ length: 600 }, (_, i) => good(tag, i)),
+      );
+      expect(outcome.status).toBe('completed');
+      const names = await inline
+        .get(DataSource)
+        .query<{ name: string }[]>('SELECT name FROM sample WHERE name LIKE $1 ORDER BY id', [`${tag}-%`]);
+      results.push({
+        count: (outcome.result as { sample_count: number }).sample_count,
+        order: names.map((row) => row.name.slice(tag.length + 1)),
+      });
+    }
+    expect(results[0].count).toBe(600);
+    expect(results[0].order).toEqual(Array.from({ length: 600 }, (_, i) => String(i)));
+    expect(results[0]).toEqual(results[1]);
+  }, 120_000);
+
+  async function countSamples(tag: string): Promise<number> {
+    const [row] = await inline
+      .get(DataSource)
+      .query<{ n: number }[]>('SELECT count(*)::int AS n FROM sample WHERE name LIKE $1', [`${tag}-%`]);
+    return row.n;
+  }
+});
