@@ -1,3 +1,4 @@
+import { resourceIdentifier } from '../../core/identifiers/persistent-identifiers';
 import { SampleDto } from '../samples/dto/sample.dto';
 import { MetadataFormatOptions, REGISTRY_PUBLISHER } from './metadata-options';
 import {
@@ -11,7 +12,6 @@ import {
   present,
   presentAll,
   rangeText,
-  resourceIdentifier,
   sizeText,
 } from './sample-metadata';
 

@@ -1,3 +1,4 @@
+import { doiUrl, resourceIdentifier } from '../../core/identifiers/persistent-identifiers';
 import { SampleDto } from '../samples/dto/sample.dto';
 import { dataCiteRelationType } from './datacite.mapping';
 import { MetadataFormatOptions, REGISTRY_PUBLISHER, sampleLandingUrl } from './metadata-options';
@@ -5,13 +6,11 @@ import {
   Party,
   collectionPeriod,
   collectorParties,
-  doiUrl,
   materialPaths,
   organization,
   placeName,
   present,
   presentAll,
-  resourceIdentifier,
   sizeText,
 } from './sample-metadata';
 
