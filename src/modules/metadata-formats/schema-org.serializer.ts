@@ -1,7 +1,8 @@
 import { doiUrl, resourceIdentifier } from '../../core/identifiers/persistent-identifiers';
 import { SampleDto } from '../samples/dto/sample.dto';
 import { dataCiteRelationType } from './datacite.mapping';
-import { MetadataFormatOptions, REGISTRY_PUBLISHER, sampleLandingUrl } from './metadata-options';
+import { sampleLandingUrl } from '../samples/sample-landing-address';
+import { MetadataFormatOptions, REGISTRY_PUBLISHER } from './metadata-options';
 import {
   Party,
   collectionPeriod,

@@ -6,22 +6,15 @@ import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { pooledQuery } from '../../core/database/prepared-query';
 import { ReadRouting } from '../../core/database/read-replicas/read-routing.service';
 import { analyzeStaleTables, cleanGinPendingLists } from '../../core/database/table-statistics';
-import { ORCID } from '../agents/agent-identity';
+import { ORCID } from '../agents/agent-identifier';
 import { escapeLike } from '../vocabularies/common/label-search';
 import { DEFAULT_SAMPLE_ORDER, SampleOrder, orderBySql } from './sample-ordering';
 import { SqlCondition } from './sample-access.policy';
 import { BoundingBox } from './sample-search';
+import { ESTIMATE_ONLY_ABOVE, EXACT_COUNT_LIMIT } from './sample-counts';
 import { FLAT_SAMPLE_JOINS, FlatColumnSql, SAMPLE_VOCABULARY_JOINS } from './sample-flat-columns';
 import { SampleRow } from './sample.mapper';
 import { Sample, SampleCollector, StoreStatus } from './sample.entity';
-
-/**
- * Up to this many matching rows a search's `count` is exact; above it, the planner's estimate
- * (`count_exact: false`). Counting more would visit every matching row on every page request.
- */
-export const EXACT_COUNT_LIMIT = 10_000;
-/** When the planner expects more than this many rows the exact count is not even attempted. */
-const ESTIMATE_ONLY_ABOVE = 2 * EXACT_COUNT_LIMIT;
 
 /**
  * Everything a sample's JSON needs, for rows picked by `WHERE …` on alias `s`. The rows are always
