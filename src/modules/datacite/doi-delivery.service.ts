@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../core/clock';
-import { AppConfig, DataCiteConfig } from '../../core/config/app-config';
+import { AppConfig } from '../../core/config/app-config';
+import { DataCiteConfig } from '../../core/config/integration-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
 import { publicBaseUrl } from '../../core/http/public-address';
 import { dataCiteAttributes } from '../metadata-formats/datacite.mapping';
