@@ -55,18 +55,14 @@ const LAYERS = [
     pathNot: [SAMPLES_HTTP_EDGE],
   },
   {
-    name: 'shared features',
-    why: 'what samples build on: people and reference data, accounts, sign-in, files, jobs, notices',
-    paths: modules(
-      'agents',
-      'vocabularies',
-      'accounts',
-      'auth',
-      'files',
-      'notifications',
-      'background-jobs',
-      'web-assets',
-    ),
+    name: 'shared services',
+    why: 'what samples and adapters build on: sign-in, stored files, background jobs, notices, site assets',
+    paths: modules('auth', 'files', 'background-jobs', 'notifications', 'web-assets'),
+  },
+  {
+    name: 'people and reference data',
+    why: 'accounts and teams, people and organisations, controlled lists: the records everything names',
+    paths: modules('accounts', 'agents', 'vocabularies'),
   },
   {
     name: 'core',
@@ -95,7 +91,7 @@ const upwardRules = LAYERS.slice(1).map((layer, index) => {
 
 /**
  * Orders inside a layer, where the modules' own graph has one: `lower` must not import `higher`.
- * (Shared features as a whole have none yet: accounts -> agents -> vocabularies -> accounts.)
+ * (People and reference data as a whole have none yet: accounts -> agents -> vocabularies -> accounts.)
  */
 const WITHIN_LAYER = [
   {
