@@ -1,4 +1,4 @@
-import { doiUrl, isDoi, orcidId, orcidUrl, resourceIdentifier, rorUrl } from './persistent-identifiers';
+import { doiUrl, isBareDoi, isDoi, orcidId, orcidUrl, resourceIdentifier, rorUrl } from './persistent-identifiers';
 
 describe('persistent identifiers', () => {
   it('reads an ORCID iD bare or as an orcid.org URL, check character upper case', () => {
@@ -28,6 +28,8 @@ describe('persistent identifiers', () => {
     expect(isDoi('doi:10.1594/PANGAEA.123456')).toBe(true);
     expect(isDoi('https://dx.doi.org/10.1594/PANGAEA.123456')).toBe(true);
     expect(isDoi('https://example.org/10.1594/x')).toBe(false);
+    expect(isBareDoi('10.1594/PANGAEA.123456')).toBe(true);
+    expect(isBareDoi('doi:10.1594/PANGAEA.123456')).toBe(false);
     expect(doiUrl('10.5072/IEABC0001')).toBe('https://doi.org/10.5072/IEABC0001');
   });
 

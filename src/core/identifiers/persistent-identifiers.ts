@@ -10,7 +10,9 @@ const ORCID_OR_SANDBOX_ID = /^(?:https?:\/\/(?:www\.|sandbox\.)?orcid\.org\/)?(\
 const ROR_ID = /^(?:https?:\/\/(?:www\.)?ror\.org\/)?(0[0-9a-hjkmnp-tv-z]{6}\d{2})\/?$/i;
 /** A DOI at the resolver (`https://doi.org/…`, `dx.` or `www.`) or as `doi:…`: the DOI is group 1. */
 const DOI_URI = /^(?:https?:\/\/(?:dx\.|www\.)?doi\.org\/|doi:)(10\.\d{4,9}\/\S+)$/i;
-/** The same, or the bare DOI (`10.1594/PANGAEA.123456`). */
+/** A bare DOI (`10.1594/PANGAEA.123456`). */
+const BARE_DOI = /^10\.\d{4,9}\/\S+$/;
+/** A DOI bare or in either of the forms above. */
 const DOI = /^(?:https?:\/\/(?:dx\.|www\.)?doi\.org\/|doi:)?(10\.\d{4,9}\/\S+)$/i;
 
 export const ORCID_RESOLVER = 'https://orcid.org/';
@@ -47,6 +49,11 @@ export function doiUrl(doi: string): string {
 /** Whether the value is a DOI: bare, `doi:…` or at the resolver. */
 export function isDoi(value: string): boolean {
   return DOI.test(value);
+}
+
+/** Whether the value is a bare DOI (`10.1594/PANGAEA.123456`), without resolver or `doi:`. */
+export function isBareDoi(value: string): boolean {
+  return BARE_DOI.test(value);
 }
 
 /**
