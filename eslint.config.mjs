@@ -10,8 +10,10 @@ export default tseslint.config(
       'dist/**',
       'coverage/**',
       'node_modules/**',
-      'eslint.config.mjs',
+      // Plain JavaScript: tool configuration and small scripts, outside the TypeScript project.
       '**/*.js',
+      '**/*.cjs',
+      '**/*.mjs',
       // Compiled on its own with `strict` against types generated at test time (openapi-client e2e).
       'test/openapi-client/**',
     ],

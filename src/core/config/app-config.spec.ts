@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, EXAMPLE_JWT_SECRETS, loadAppConfig, parseByteSize, parseDurationSeconds } from './app-config';
+import { EXAMPLE_JWT_SECRETS, loadAppConfig } from './app-config';
+import { ConfigError, parseByteSize, parseDurationSeconds } from './env-values';
 
 const base = {
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/sample_registry',

@@ -1,4 +1,25 @@
 import { availableParallelism } from 'node:os';
+import {
+  ConfigError,
+  Env,
+  boolean,
+  byteSize,
+  duration,
+  email,
+  integer,
+  oneOf,
+  raw,
+  required,
+  url,
+  urlList,
+} from './env-values';
+import {
+  DataCiteConfig,
+  OrcidSignInConfig,
+  dataCiteConfig,
+  orcidConfig,
+  orcidIdTokenIssuers,
+} from './integration-config';
 import { TrustProxy, parseTrustProxy } from './trust-proxy';
 
 /**
@@ -167,41 +188,6 @@ export const EXAMPLE_JWT_SECRETS: readonly string[] = [
   'local-development-secret-change-me-0123456789',
   'compose-development-secret-change-me-0123456789',
 ];
-export interface DataCiteConfig {
-  /** REST API base, e.g. `https://api.test.datacite.org`. */
-  apiUrl: string;
-  repositoryId: string;
-  password: string;
-  /** Requests to DataCite in flight at once, per worker. */
-  concurrency: number;
-  /** A request that takes longer is abandoned and retried. */
-  timeoutMs: number;
-  /** DataCite requests per 5 minutes, all workers together (DataCite allows about 3,000 per client address). */
-  requestsPer5Min: number;
-  /** Of those, at most this many for bulk work (large batches, re-sends); the rest stays for interactive changes. */
-  bulkRequestsPer5Min: number;
-}
-
-/** The OpenID Connect provider people sign in with on the account pages (ORCID). */
-export interface OrcidSignInConfig {
-  /** Issuer URL: `https://orcid.org` (production), `https://sandbox.orcid.org`; discovery is read from it. */
-  issuer: string;
-  clientId: string;
-  clientSecret: string;
-}
-
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    problem: string,
-  ) {
-    super(`Invalid configuration: ${variable} ${problem}`);
-    this.name = 'ConfigError';
-  }
-}
-
-type Env = Record<string, string | undefined>;
-
 /**
  * The accepted DOI prefixes: IGSN_DOI_PREFIX (as before: the one minted with) first, then those of
  * IGSN_DOI_PREFIXES not already listed; without IGSN_DOI_PREFIX the list's first is minted with.
@@ -222,201 +208,12 @@ function igsnDoiPrefixes(env: Env): string[] {
   return prefixes.length ? prefixes : ['10.5072'];
 }
 
-function raw(env: Env, name: string): string | undefined {
-  const value = env[name];
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  return trimmed === '' ? undefined : trimmed;
-}
-
-function required(env: Env, name: string, hint: string): string {
-  const value = raw(env, name);
-  if (value === undefined) throw new ConfigError(name, `is required (${hint}).`);
-  return value;
-}
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const value = raw(env, name);
-  if (value === undefined) return fallback;
-  if (!/^-?\d+$/.test(value)) throw new ConfigError(name, `must be an integer, got "${value}".`);
-  const parsed = Number(value);
-  if (parsed < min || parsed > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${parsed}.`);
-  return parsed;
-}
-
-function boolean(env: Env, name: string, fallback: boolean): boolean {
-  const value = raw(env, name);
-  if (value === undefined) return fallback;
-  const lower = value.toLowerCase();
-  if (['true', '1', 'yes', 'on'].includes(lower)) return true;
-  if (['false', '0', 'no', 'off'].includes(lower)) return false;
-  throw new ConfigError(name, `must be true or false, got "${value}".`);
-}
-
-function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
-  const value = raw(env, name);
-  if (value === undefined) return fallback;
-  const match = allowed.find((candidate) => candidate === value.toLowerCase());
-  if (!match) throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${value}".`);
-  return match;
-}
-
-const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
-
-/** Parses `1048576`, `512kb`, `10mb`, `1gb` into bytes. */
-export function parseByteSize(value: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(value.trim());
-  if (!match) return undefined;
-  const bytes = Math.floor(Number(match[1]) * SIZE_UNITS[(match[2] ?? 'b').toLowerCase()]);
-  return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : undefined;
-}
-
-function byteSize(env: Env, name: string, fallback: string): number {
-  const value = raw(env, name) ?? fallback;
-  const bytes = parseByteSize(value);
-  if (bytes === undefined)
-    throw new ConfigError(name, `must be a size such as 1048576, 512kb or 10mb, got "${value}".`);
-  return bytes;
-}
-
-const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
-
-/** Parses `3600`, `90s`, `15m`, `1h`, `365d` into seconds. */
-export function parseDurationSeconds(value: string): number | undefined {
-  const match = /^(\d+)\s*(s|m|h|d)?$/i.exec(value.trim());
-  if (!match) return undefined;
-  const seconds = Number(match[1]) * DURATION_UNITS[(match[2] ?? 's').toLowerCase()];
-  return seconds > 0 ? seconds : undefined;
-}
-
-function duration(env: Env, name: string, fallback: string): number {
-  const value = raw(env, name) ?? fallback;
-  const seconds = parseDurationSeconds(value);
-  if (seconds === undefined)
-    throw new ConfigError(name, `must be a duration such as 3600, 15m, 1h or 365d, got "${value}".`);
-  return seconds;
-}
-
-function url(env: Env, name: string, protocols: string[], hint: string): string {
-  const value = required(env, name, hint);
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    throw new ConfigError(name, `must be a URL (${hint}).`);
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(name, `must use ${protocols.map((p) => p.replace(':', '://')).join(' or ')} (${hint}).`);
-  }
-  return value;
-}
-
-/** A comma-separated list of URLs (blank entries ignored); unset or empty: none. */
-function urlList(env: Env, name: string, protocols: string[], hint: string): string[] {
-  const entries = (raw(env, name) ?? '')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-  return entries.map((entry) => url({ [name]: entry }, name, protocols, hint));
-}
-
-const DATACITE_VARIABLES = ['DATACITE_API_URL', 'DATACITE_REPOSITORY_ID', 'DATACITE_PASSWORD'] as const;
-
-/** All three DataCite variables, or none (registration off); registering needs PUBLIC_URL for the DOI targets. */
-function dataCiteConfig(env: Env, publicUrl: string | null): DataCiteConfig | null {
-  const given = DATACITE_VARIABLES.filter((name) => raw(env, name) !== undefined);
-  if (given.length === 0) return null;
-  const missing = DATACITE_VARIABLES.find((name) => raw(env, name) === undefined);
-  if (missing) throw new ConfigError(missing, `is required when ${given[0]} is set (DataCite registration).`);
-  if (publicUrl === null) {
-    throw new ConfigError(
-      'PUBLIC_URL',
-      'is required when DataCite registration is configured (the DOIs resolve to it).',
-    );
-  }
-  const requestsPer5Min = integer(env, 'DATACITE_REQUESTS_PER_5_MIN', 2500, 1, 1_000_000);
-  const bulkRequestsPer5Min = integer(
-    env,
-    'DATACITE_BULK_REQUESTS_PER_5_MIN',
-    Math.min(500, requestsPer5Min),
-    1,
-    1_000_000,
-  );
-  if (bulkRequestsPer5Min > requestsPer5Min) {
-    throw new ConfigError(
-      'DATACITE_BULK_REQUESTS_PER_5_MIN',
-      `must be at most DATACITE_REQUESTS_PER_5_MIN (${requestsPer5Min}): bulk work shares that budget.`,
-    );
-  }
-  return {
-    apiUrl: url(env, 'DATACITE_API_URL', ['http:', 'https:'], 'https://api.test.datacite.org').replace(/\/+$/, ''),
-    repositoryId: required(env, 'DATACITE_REPOSITORY_ID', 'the DataCite repository id, e.g. ABC.XYZ'),
-    password: required(env, 'DATACITE_PASSWORD', 'the DataCite repository password'),
-    concurrency: integer(env, 'DATACITE_CONCURRENCY', 4, 1, 64),
-    timeoutMs: integer(env, 'DATACITE_TIMEOUT_MS', 30000, 100, 600000),
-    requestsPer5Min,
-    bulkRequestsPer5Min,
-  };
-}
-
-const ORCID_VARIABLES = ['ORCID_CLIENT_ID', 'ORCID_CLIENT_SECRET'] as const;
-
-/** Both client variables, or neither (ORCID sign-in off); the issuer defaults to ORCID's public one. */
-function orcidConfig(env: Env): OrcidSignInConfig | null {
-  const given = ORCID_VARIABLES.filter((name) => raw(env, name) !== undefined);
-  if (given.length === 0) return null;
-  const missing = ORCID_VARIABLES.find((name) => raw(env, name) === undefined);
-  if (missing) throw new ConfigError(missing, `is required when ${given[0]} is set (sign in with ORCID).`);
-  const issuer =
-    raw(env, 'ORCID_ISSUER') === undefined
-      ? 'https://orcid.org'
-      : url(env, 'ORCID_ISSUER', ['http:', 'https:'], 'https://orcid.org or https://sandbox.orcid.org');
-  const clientId = required(env, 'ORCID_CLIENT_ID', "the client id of the registry's ORCID API credentials");
-  if (!/^[\x21-\x7e]{1,200}$/.test(clientId)) {
-    throw new ConfigError('ORCID_CLIENT_ID', 'must be 1-200 printable characters without spaces.');
-  }
-  return {
-    issuer: issuer.replace(/\/+$/, ''),
-    clientId,
-    clientSecret: required(env, 'ORCID_CLIENT_SECRET', 'the client secret of those credentials'),
-  };
-}
-
-/** An e-mail address of the form OAI-PMH's schema demands (`local@host.domain`). */
 function trustProxyConfig(env: Env): ReturnType<typeof parseTrustProxy> {
   try {
     return parseTrustProxy(raw(env, 'TRUST_PROXY') ?? 'false');
   } catch (error) {
     throw new ConfigError('TRUST_PROXY', (error as Error).message);
   }
-}
-
-/** Issuer URLs compare without a trailing slash. */
-export function normaliseIssuer(issuer: string): string {
-  return issuer.trim().replace(/\/+$/, '');
-}
-
-function orcidIdTokenIssuers(env: Env): string[] {
-  const listed = (raw(env, 'ORCID_ID_TOKEN_ISSUERS') ?? 'https://orcid.org,https://sandbox.orcid.org')
-    .split(',')
-    .map(normaliseIssuer)
-    .filter(Boolean);
-  for (const issuer of listed) {
-    if (!/^https?:\/\/\S+$/.test(issuer)) {
-      throw new ConfigError(
-        'ORCID_ID_TOKEN_ISSUERS',
-        `must be a comma-separated list of issuer URLs, got "${issuer}".`,
-      );
-    }
-  }
-  const signIn = raw(env, 'ORCID_ISSUER');
-  return [...new Set([...listed, ...(signIn ? [normaliseIssuer(signIn)] : [])])];
-}
-
-function email(env: Env, name: string, fallback: string): string {
-  const value = raw(env, name) ?? fallback;
-  if (!/^\S+@(\S+\.)+\S+$/.test(value)) throw new ConfigError(name, `must be an e-mail address, got "${value}".`);
-  return value;
 }
 
 /** Validates the environment into an AppConfig; throws ConfigError naming the first bad variable. */

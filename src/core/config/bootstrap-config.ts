@@ -1,5 +1,6 @@
 import { ConsoleLogger, LogLevel, Logger } from '@nestjs/common';
-import { AppConfig, ConfigError, LogLevel as AppLogLevel, loadAppConfig } from './app-config';
+import { AppConfig, LogLevel as AppLogLevel, loadAppConfig } from './app-config';
+import { ConfigError } from './env-values';
 import { loadEnvFile } from './load-env-file';
 
 /** Nest's levels enabled at each LOG_LEVEL. */

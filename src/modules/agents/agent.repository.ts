@@ -1,7 +1,7 @@
 import { DeepPartial, EntityManager, EntityTarget, FindOptionsRelations } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { LabelledRowRepository } from '../vocabularies/common/labelled-row.repository';
-import { AgentIdentifier } from './agent-identity';
+import { AgentIdentifier } from './agent-identifier';
 
 /**
  * The statements individuals and institutions share: telling records apart (by their identifier,

@@ -1,6 +1,6 @@
 import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { ApiError } from '../../core/http/api-error';
-import { assertMayChangeSharedAgent, canEditAgent } from './agent-edit.policy';
+import { assertMayChangeSharedAgent, canEditAgent } from '../vocabularies/common/agent-edit.policy';
 import { toIndividualDto } from './dto/individual.dto';
 import { Individual } from './individual.entity';
 import { individualLabel } from './individuals.service';

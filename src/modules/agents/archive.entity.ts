@@ -1,29 +1,16 @@
-import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { Country } from '../vocabularies/entities/country.entity';
+import { Column, Entity, JoinColumn, ManyToOne } from 'typeorm';
+import { AgentRecordColumns } from './agent-record';
 import { Institution } from './institution.entity';
 
 /** A repository where physical samples are kept (a core repository, a museum collection). */
 @Entity('archive')
-export class Archive {
-  @PrimaryGeneratedColumn()
-  id: number;
-
+export class Archive extends AgentRecordColumns {
   /** Unique after trimming, case-insensitively: create-or-match files every archive under its label. */
   @Column({ type: 'varchar', length: 200 })
   label: string;
 
   @Column({ type: 'varchar', length: 200, nullable: true })
   altLabel: string | null;
-
-  @Column({ type: 'text', nullable: true })
-  description: string | null;
-
-  @Column({ type: 'integer', nullable: true })
-  countryId: number | null;
-
-  @ManyToOne(() => Country, { nullable: true, onDelete: 'SET NULL' })
-  @JoinColumn({ name: 'country_id' })
-  country: Country | null;
 
   @Column({ type: 'varchar', length: 255, nullable: true })
   countrySubdivision: string | null;
@@ -43,11 +30,4 @@ export class Archive {
   @ManyToOne(() => Institution, { nullable: true, onDelete: 'SET NULL' })
   @JoinColumn({ name: 'parent_institution_id' })
   parentInstitution: Institution | null;
-
-  /** The user who created the row (may edit it); null for rows created by the system. */
-  @Column({ type: 'integer', nullable: true })
-  createdBy: number | null;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt: Date;
 }

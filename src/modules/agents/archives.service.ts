@@ -14,7 +14,7 @@ import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { definedOnly } from '../vocabularies/common/defined-only';
 import { refuseTakenLabel } from '../vocabularies/common/label-taken';
 import { storedEqualsSent } from '../vocabularies/common/stored-equals-sent';
-import { assertMayChangeSharedAgent } from './agent-edit.policy';
+import { assertMayChangeSharedAgent } from '../vocabularies/common/agent-edit.policy';
 import { AgentUsageRepository } from '../vocabularies/common/agent-usage.repository';
 
 /** Archive labels are unique (trimmed, case-insensitive): every write that names one files it under that label. */

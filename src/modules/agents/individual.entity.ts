@@ -1,23 +1,10 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  JoinTable,
-  ManyToMany,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-} from 'typeorm';
-import { Country } from '../vocabularies/entities/country.entity';
+import { Column, Entity, Index, JoinTable, ManyToMany } from 'typeorm';
+import { AgentRecordColumns } from './agent-record';
 import { Institution } from './institution.entity';
 
 /** A person: a collector of samples, a registry user's public identity, a contact. */
 @Entity('individual')
-export class Individual {
-  @PrimaryGeneratedColumn()
-  id: number;
-
+export class Individual extends AgentRecordColumns {
   @Index()
   @Column({ type: 'varchar', length: 200, nullable: true })
   label: string | null;
@@ -30,9 +17,6 @@ export class Individual {
 
   @Column({ type: 'varchar', length: 100, nullable: true })
   altLabel: string | null;
-
-  @Column({ type: 'text', nullable: true })
-  description: string | null;
 
   @Column({ type: 'varchar', length: 500, nullable: true })
   address: string | null;
@@ -52,13 +36,6 @@ export class Individual {
   @Column({ type: 'varchar', length: 255, nullable: true })
   institutionDetail: string | null;
 
-  @Column({ type: 'integer', nullable: true })
-  countryId: number | null;
-
-  @ManyToOne(() => Country, { nullable: true, onDelete: 'SET NULL' })
-  @JoinColumn({ name: 'country_id' })
-  country: Country | null;
-
   @ManyToMany(() => Institution)
   @JoinTable({
     name: 'individual_institution',
@@ -73,11 +50,4 @@ export class Individual {
    */
   @Column({ type: 'varchar', length: 200, nullable: true, select: false })
   matchKey: string | null;
-
-  /** The user who created the row (may edit it); null for rows created by the system. */
-  @Column({ type: 'integer', nullable: true })
-  createdBy: number | null;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt: Date;
 }

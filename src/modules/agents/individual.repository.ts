@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { LabelledRowRepository } from '../vocabularies/common/labelled-row.repository';
-import { ORCID } from './agent-identity';
+import { ORCID } from './agent-identifier';
 import { AgentRepository } from './agent.repository';
 import { Individual } from './individual.entity';
 

@@ -1,17 +1,18 @@
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { AuthenticatedUser, CurrentUser } from '../../core/auth/authenticated-user';
 import { Public } from '../../core/auth/public.decorator';
+import { AnonymousReadLimit } from '../../core/http/anonymous-read-limit.guard';
 import { ApiError } from '../../core/http/api-error';
-import {
-  ApiBadRequestBody,
-  ApiConflictBody,
-  ApiForbiddenBody,
-  ApiListErrors,
-  ApiNotFoundBody,
-  ApiUnauthorizedBody,
-} from '../../core/http/api-error-responses';
 import { DEFAULT_LIMIT, LimitedSearchQueryDto } from '../vocabularies/dto/search-query.dto';
+import {
+  AgentRecord,
+  ApiCreateAgent,
+  ApiGetAgent,
+  ApiListAgents,
+  ApiUpdateAgent,
+  agentPathId,
+} from './agent-endpoints';
 import {
   IndividualListResponse,
   IndividualPatchDto,
@@ -20,8 +21,8 @@ import {
   toIndividualDto,
 } from './dto/individual.dto';
 import { IndividualsService } from './individuals.service';
-import { parsePathId } from '../../core/http/row-id';
-import { AnonymousReadLimit } from '../../core/http/anonymous-read-limit.guard';
+
+const INDIVIDUAL: AgentRecord = { noun: 'individual', exampleId: 31 };
 
 @ApiTags('individuals')
 @Controller('individuals')
@@ -31,14 +32,12 @@ export class IndividualsController {
   @Public()
   @AnonymousReadLimit()
   @Get()
-  @ApiOperation({
-    summary:
-      'Individuals matching `search` (case- and accent-insensitive substring of label or alt_label; exact ' +
+  @ApiListAgents(
+    'Individuals matching `search` (case- and accent-insensitive substring of label or alt_label; exact ' +
       'matches first, then prefixes), at most `limit` (default 20, at most 100). Contact details are shown ' +
       'only to callers who may edit the row.',
-  })
-  @ApiOkResponse({ type: IndividualListResponse })
-  @ApiListErrors()
+    IndividualListResponse,
+  )
   async list(
     @Query() query: LimitedSearchQueryDto,
     @CurrentUser() user: AuthenticatedUser | undefined,
@@ -49,31 +48,27 @@ export class IndividualsController {
 
   @Public()
   @Get(':id')
-  @ApiOperation({ summary: 'One individual.' })
-  @ApiParam({ name: 'id', type: 'integer', example: 31 })
-  @ApiOkResponse({ type: IndividualResponse })
-  @ApiNotFoundBody('Individual 31 not found.')
+  @ApiGetAgent(INDIVIDUAL, IndividualResponse)
   async get(
     @Param('id') rawId: string,
     @CurrentUser() user: AuthenticatedUser | undefined,
   ): Promise<IndividualResponse> {
-    const id = parsePathId(rawId, `Individual ${rawId} not found.`);
+    const id = agentPathId(INDIVIDUAL, rawId);
     return { data: toIndividualDto(await this.individuals.get(id), user) };
   }
 
   @Post()
-  @ApiBearerAuth('bearer')
-  @ApiOperation({
-    summary:
-      'Create an individual from a `label`, or `fname` and `lname` (label "fname lname"). `country` is an ' +
+  @ApiCreateAgent(
+    'Create an individual from a `label`, or `fname` and `lname` (label "fname lname"). `country` is an ' +
       'ISO 3166-1 alpha-2 code or a country name; read-only fields sent along are ignored.',
-  })
-  @ApiCreatedResponse({ type: IndividualResponse })
-  @ApiBadRequestBody({
-    message: 'Invalid label: give a label, or fname and lname.',
-    errors: { label: ['give a label, or fname and lname'] },
-  })
-  @ApiUnauthorizedBody()
+    IndividualResponse,
+    {
+      badRequest: {
+        message: 'Invalid label: give a label, or fname and lname.',
+        errors: { label: ['give a label, or fname and lname'] },
+      },
+    },
+  )
   async create(
     @Body() body: IndividualWriteDto,
     @CurrentUser() user: AuthenticatedUser | undefined,
@@ -83,22 +78,7 @@ export class IndividualsController {
   }
 
   @Patch(':id')
-  @ApiBearerAuth('bearer')
-  @ApiOperation({
-    summary:
-      'Correct an individual: the fields sent replace the stored ones. Only callers who may edit it (`can_edit`: ' +
-      'its creator, staff, admins).',
-  })
-  @ApiParam({ name: 'id', type: 'integer', example: 31 })
-  @ApiOkResponse({ type: IndividualResponse })
-  @ApiBadRequestBody({
-    message: 'Invalid country: unknown country "Narnia".',
-    errors: { country: ['unknown country'] },
-  })
-  @ApiUnauthorizedBody()
-  @ApiForbiddenBody('You may not edit this individual.')
-  @ApiNotFoundBody('Individual 31 not found.')
-  @ApiConflictBody({
+  @ApiUpdateAgent(INDIVIDUAL, IndividualResponse, {
     message: 'Individual 12 already has individual_uri https://orcid.org/0000-0002-1825-0097.',
     errors: { individual_uri: ['already the individual_uri of individual 12'] },
   })
@@ -108,7 +88,7 @@ export class IndividualsController {
     @CurrentUser() user: AuthenticatedUser | undefined,
   ): Promise<IndividualResponse> {
     if (!user) throw ApiError.unauthorized();
-    const id = parsePathId(rawId, `Individual ${rawId} not found.`);
+    const id = agentPathId(INDIVIDUAL, rawId);
     return { data: toIndividualDto(await this.individuals.update(id, body, user), user) };
   }
 }

@@ -12,9 +12,10 @@ import { IndividualPatchDto, IndividualWriteDto } from './dto/individual.dto';
 import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { definedOnly } from '../vocabularies/common/defined-only';
 import { storedEqualsSent } from '../vocabularies/common/stored-equals-sent';
-import { assertMayChangeSharedAgent } from './agent-edit.policy';
+import { assertMayChangeSharedAgent } from '../vocabularies/common/agent-edit.policy';
 import { AgentUsageRepository } from '../vocabularies/common/agent-usage.repository';
-import { ORCID, identifierTaken, inTransaction, resolveAgent } from './agent-identity';
+import { ORCID } from './agent-identifier';
+import { identifierTaken, inTransaction, resolveAgent } from './agent-identity';
 import { Individual } from './individual.entity';
 import { IndividualRepository } from './individual.repository';
 

@@ -1,22 +1,9 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  JoinTable,
-  ManyToMany,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-} from 'typeorm';
-import { Country } from '../vocabularies/entities/country.entity';
+import { Column, Entity, Index, JoinTable, ManyToMany } from 'typeorm';
+import { AgentRecordColumns } from './agent-record';
 
 /** An organisation: a university, survey, museum or company that people belong to or samples are kept at. */
 @Entity('institution')
-export class Institution {
-  @PrimaryGeneratedColumn()
-  id: number;
-
+export class Institution extends AgentRecordColumns {
   @Index()
   @Column({ type: 'varchar', length: 200 })
   label: string;
@@ -26,16 +13,6 @@ export class Institution {
 
   @Column({ type: 'varchar', length: 100, default: 'institution' })
   institutionType: string;
-
-  @Column({ type: 'text', nullable: true })
-  description: string | null;
-
-  @Column({ type: 'integer', nullable: true })
-  countryId: number | null;
-
-  @ManyToOne(() => Country, { nullable: true, onDelete: 'SET NULL' })
-  @JoinColumn({ name: 'country_id' })
-  country: Country | null;
 
   @Column({ type: 'varchar', length: 255, nullable: true })
   countrySubdivision: string | null;
@@ -60,11 +37,4 @@ export class Institution {
    */
   @Column({ type: 'varchar', length: 200, nullable: true, select: false })
   matchKey: string | null;
-
-  /** The user who created the row (may edit it); null for seeded or system rows. */
-  @Column({ type: 'integer', nullable: true })
-  createdBy: number | null;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt: Date;
 }

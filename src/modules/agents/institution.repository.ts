@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { LabelledRowRepository } from '../vocabularies/common/labelled-row.repository';
-import { ROR } from './agent-identity';
+import { ROR } from './agent-identifier';
 import { AgentRepository } from './agent.repository';
 import { Institution } from './institution.entity';
 

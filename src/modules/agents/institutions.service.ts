@@ -12,9 +12,10 @@ import { InstitutionPatchDto, InstitutionWriteDto } from './dto/institution.dto'
 import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { definedOnly } from '../vocabularies/common/defined-only';
 import { storedEqualsSent } from '../vocabularies/common/stored-equals-sent';
-import { assertMayChangeSharedAgent } from './agent-edit.policy';
+import { assertMayChangeSharedAgent } from '../vocabularies/common/agent-edit.policy';
 import { AgentUsageRepository } from '../vocabularies/common/agent-usage.repository';
-import { ROR, identifierTaken, inTransaction, resolveAgent } from './agent-identity';
+import { ROR } from './agent-identifier';
+import { identifierTaken, inTransaction, resolveAgent } from './agent-identity';
 import { Institution } from './institution.entity';
 import { InstitutionRepository } from './institution.repository';
 

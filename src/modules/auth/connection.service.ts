@@ -2,9 +2,11 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { KeyObject, createPublicKey, createSecretKey } from 'node:crypto';
 import jwt, { JwtHeader, JwtPayload } from 'jsonwebtoken';
 import { Clock } from '../../core/clock';
-import { AppConfig, normaliseIssuer } from '../../core/config/app-config';
+import { AppConfig } from '../../core/config/app-config';
+import { normaliseIssuer } from '../../core/config/integration-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
 import { ApiError } from '../../core/http/api-error';
+import { orcidId } from '../../core/identifiers/persistent-identifiers';
 import { AccountsService } from '../accounts/accounts.service';
 import { User } from '../accounts/user.entity';
 import { AuthConnection } from './auth-connection.entity';
@@ -130,10 +132,7 @@ export class ConnectionService {
     // Only an ORCID issuer's `sub` is an ORCID iD; another issuer's `sub` is whatever that issuer
     // chose (a user could pick Alice's ORCID as their id there), so those sign in by email alone.
     const orcidIssuer = this.config.auth.orcidIdTokenIssuers.includes(normaliseIssuer(connection.issuer));
-    const orcid =
-      orcidIssuer && typeof claims.sub === 'string'
-        ? claims.sub.replace(/^https?:\/\/(?:sandbox\.)?orcid\.org\//, '')
-        : undefined;
+    const orcid = orcidIssuer && typeof claims.sub === 'string' ? orcidId(claims.sub, { sandbox: true }) : null;
     const byOrcid = orcid ? await this.accounts.findByOrcid(orcid) : undefined;
     const email = verifiedEmail(claims);
     if (!byOrcid && typeof claims.email === 'string' && email === undefined) {

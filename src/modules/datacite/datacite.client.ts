@@ -1,4 +1,4 @@
-import { DataCiteConfig } from '../../core/config/app-config';
+import { DataCiteConfig } from '../../core/config/integration-config';
 import { DataCiteAttributes } from '../metadata-formats/datacite.mapping';
 
 /** `publish`: findable. `hide`: registered but not findable. */

@@ -1,10 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../core/clock';
-import { AppConfig, DataCiteConfig } from '../../core/config/app-config';
+import { AppConfig } from '../../core/config/app-config';
+import { DataCiteConfig } from '../../core/config/integration-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
 import { publicBaseUrl } from '../../core/http/public-address';
 import { dataCiteAttributes } from '../metadata-formats/datacite.mapping';
-import { REGISTRY_PUBLISHER, sampleLandingUrl } from '../metadata-formats/metadata-options';
+import { REGISTRY_PUBLISHER } from '../metadata-formats/metadata-options';
+import { sampleLandingUrl } from '../samples/sample-landing-address';
 import { IgsnService } from '../samples/igsn.service';
 import { SampleAccessPolicy } from '../samples/sample-access.policy';
 import { SampleMapper, SampleRow, accessFacts } from '../samples/sample.mapper';

@@ -10,7 +10,7 @@ import { IgsnService } from '../samples/igsn.service';
 import { SampleRepository } from '../samples/sample.repository';
 import { DataCiteBudget } from './datacite-budget';
 import { DoiSummaryDto } from './dto/doi-registration.dto';
-import { SampleDoiStatus, sampleDoiStatus } from './dto/sample-doi-status.dto';
+import { SampleDoiStatus, sampleDoiStatus } from '../samples/dto/sample-doi-status.dto';
 import { SampleDoiRepository } from './sample-doi.repository';
 
 export const DRAIN_JOB = 'drain';

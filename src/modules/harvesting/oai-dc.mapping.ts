@@ -1,5 +1,5 @@
 import { DataCiteAttributes, DataCiteGeoLocation } from '../metadata-formats/datacite.mapping';
-import { doiUrl } from '../metadata-formats/sample-metadata';
+import { doiUrl } from '../../core/identifiers/persistent-identifiers';
 import { XmlElement, element } from '../metadata-formats/xml-writer';
 
 const OAI_DC_NAMESPACE = 'http://www.openarchives.org/OAI/2.0/oai_dc/';

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { dataCiteAttributes } from '../metadata-formats/datacite.mapping';
-import { MetadataFormatOptions, sampleLandingPath, sampleLandingUrl } from '../metadata-formats/metadata-options';
-import { collectionPeriod, collectorParties, countryName, doiUrl, present } from '../metadata-formats/sample-metadata';
+import { MetadataFormatOptions } from '../metadata-formats/metadata-options';
+import { sampleLandingPath, sampleLandingUrl } from '../samples/sample-landing-address';
+import { doiUrl } from '../../core/identifiers/persistent-identifiers';
+import { collectionPeriod, collectorParties, countryName, present } from '../metadata-formats/sample-metadata';
 import { SAMPLE_FORMATS, SAMPLE_MEDIA_TYPES, SampleFormat } from '../metadata-formats/sample-formats';
 import { toSchemaOrgJsonLd } from '../metadata-formats/schema-org.serializer';
 import { SampleDto } from '../samples/dto/sample.dto';

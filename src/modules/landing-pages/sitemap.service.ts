@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../core/clock';
-import { sampleLandingUrl } from '../metadata-formats/metadata-options';
+import { sampleLandingUrl } from '../samples/sample-landing-address';
 import { escapeXmlText } from '../metadata-formats/xml-writer';
 import { IgsnService } from '../samples/igsn.service';
 import { SampleAccessPolicy } from '../samples/sample-access.policy';

@@ -1,3 +1,4 @@
+import { isBareDoi, resourceIdentifier } from '../../core/identifiers/persistent-identifiers';
 import { SampleDto } from '../samples/dto/sample.dto';
 import { MetadataFormatOptions, REGISTRY_PUBLISHER } from './metadata-options';
 import {
@@ -11,7 +12,6 @@ import {
   present,
   presentAll,
   rangeText,
-  resourceIdentifier,
   sizeText,
 } from './sample-metadata';
 
@@ -298,7 +298,7 @@ export function dataCiteAttributes(
     // A related resource object's uri_type decides (SESAR's mapping): a local file is not sent, a
     // DOI stays a DOI (also written bare), anything else is a URL (doi.org URLs are DOIs anyway).
     if (resource.uri_type === 'local file') continue;
-    const bareDoi = resource.uri_type === 'DOI' && /^10\.\d{4,9}\/\S+$/.test(resource.uri.trim());
+    const bareDoi = resource.uri_type === 'DOI' && isBareDoi(resource.uri.trim());
     const identifier = bareDoi
       ? { type: 'DOI' as const, value: resource.uri.trim() }
       : resourceIdentifier(resource.uri);

@@ -1,3 +1,4 @@
+import { orcidUrl, rorUrl } from '../../core/identifiers/persistent-identifiers';
 import { SampleCollector, SampleDto } from '../samples/dto/sample.dto';
 
 /**
@@ -15,37 +16,6 @@ export function present(value: string | null | undefined): string | null {
 /** Present values only, in order. */
 export function presentAll(values: readonly (string | null | undefined)[]): string[] {
   return values.map(present).filter((value): value is string => value !== null);
-}
-
-export function doiUrl(doi: string): string {
-  return `https://doi.org/${doi}`;
-}
-
-const ORCID = /^(?:https?:\/\/(?:www\.)?orcid\.org\/)?(\d{4}-\d{4}-\d{4}-\d{3}[\dX])\/?$/i;
-const ROR = /^(?:https?:\/\/(?:www\.)?ror\.org\/)?(0[0-9a-hjkmnp-tv-z]{6}\d{2})\/?$/i;
-const DOI_URI = /^(?:https?:\/\/(?:dx\.|www\.)?doi\.org\/|doi:)(10\.\d{4,9}\/\S+)$/i;
-
-/** `https://orcid.org/…` when the value is an ORCID iD (bare or as URL), else null. */
-export function orcidUrl(value: string | null | undefined): string | null {
-  const match = ORCID.exec(present(value) ?? '');
-  return match ? `https://orcid.org/${match[1].toUpperCase()}` : null;
-}
-
-/** `https://ror.org/…` when the value is a ROR id (bare or as URL), else null. */
-export function rorUrl(value: string | null | undefined): string | null {
-  const match = ROR.exec(present(value) ?? '');
-  return match ? `https://ror.org/${match[1].toLowerCase()}` : null;
-}
-
-/** A related resource's identifier: a DOI (bare, from a doi.org URL or `doi:`) or the URL itself. */
-export function resourceIdentifier(uri: string): { type: 'DOI' | 'URL'; value: string } {
-  const match = DOI_URI.exec(uri.trim());
-  if (!match) return { type: 'URL', value: uri.trim() };
-  try {
-    return { type: 'DOI', value: decodeURIComponent(match[1]) };
-  } catch {
-    return { type: 'DOI', value: match[1] };
-  }
 }
 
 /** A person or organisation named on a sample (a collector, an archive, the publisher). */

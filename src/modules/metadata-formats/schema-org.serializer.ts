@@ -1,17 +1,17 @@
+import { doiUrl, resourceIdentifier } from '../../core/identifiers/persistent-identifiers';
 import { SampleDto } from '../samples/dto/sample.dto';
 import { dataCiteRelationType } from './datacite.mapping';
-import { MetadataFormatOptions, REGISTRY_PUBLISHER, sampleLandingUrl } from './metadata-options';
+import { sampleLandingUrl } from '../samples/sample-landing-address';
+import { MetadataFormatOptions, REGISTRY_PUBLISHER } from './metadata-options';
 import {
   Party,
   collectionPeriod,
   collectorParties,
-  doiUrl,
   materialPaths,
   organization,
   placeName,
   present,
   presentAll,
-  resourceIdentifier,
   sizeText,
 } from './sample-metadata';
 

@@ -6,21 +6,15 @@ import { DataSource } from 'typeorm';
 import { pooledQuery } from '../../core/database/prepared-query';
 import { ReadRouting } from '../../core/database/read-replicas/read-routing.service';
 import { Sql, and, around, bind, empty, or, raw, sql } from '../../core/database/sql';
-import { ORCID } from '../agents/agent-identity';
+import { ORCID } from '../agents/agent-identifier';
 import { escapeLike } from '../vocabularies/common/label-search';
 import { DEFAULT_SAMPLE_ORDER, SampleOrder, orderBySql } from './sample-ordering';
 import { BoundingBox } from './sample-search';
 import { SampleRow } from './sample.mapper';
 import { StoreStatus } from './sample.entity';
 import { BY_IDS, SampleRepository } from './sample.repository';
+import { ESTIMATE_ONLY_ABOVE, EXACT_COUNT_LIMIT } from './sample-counts';
 
-/**
- * Up to this many matching rows a search's `count` is exact; above it, the planner's estimate
- * (`count_exact: false`). Counting more would visit every matching row on every page request.
- */
-export const EXACT_COUNT_LIMIT = 10_000;
-/** When the planner expects more than this many rows the exact count is not even attempted. */
-const ESTIMATE_ONLY_ABOVE = 2 * EXACT_COUNT_LIMIT;
 /** A literal, not a parameter: the planner sizes the bounded count by it. */
 const EXACT_COUNT_BOUND = raw(String(EXACT_COUNT_LIMIT + 1));
 

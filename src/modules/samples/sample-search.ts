@@ -1,5 +1,5 @@
 import { ApiError } from '../../core/http/api-error';
-import { orcidUrl } from '../metadata-formats/sample-metadata';
+import { orcidId } from '../../core/identifiers/persistent-identifiers';
 
 /**
  * The query parameters of GET /api/samples/ (and of POST /api/samples/export/, which adds
@@ -236,5 +236,5 @@ export function parseDateRange(
 
 /** The bare ORCID iD (`0000-0002-1825-0097`) when the value is one, bare or as a URL; else undefined. */
 export function orcidOf(value: string): string | undefined {
-  return orcidUrl(value.trim())?.slice('https://orcid.org/'.length);
+  return orcidId(value) ?? undefined;
 }

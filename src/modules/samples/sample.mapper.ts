@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
-import { sampleDoiStatus } from '../datacite/dto/sample-doi-status.dto';
+import { sampleDoiStatus } from './dto/sample-doi-status.dto';
 import { SampleTombstone } from './dto/sample-lookup.dto';
 import { SampleCollector, SampleDto } from './dto/sample.dto';
 import { IgsnService } from './igsn.service';

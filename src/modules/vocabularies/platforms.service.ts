@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { ApiError } from '../../core/http/api-error';
-import { assertMayChangeSharedAgent } from '../agents/agent-edit.policy';
+import { assertMayChangeSharedAgent } from './common/agent-edit.policy';
 import { AgentUsageRepository } from './common/agent-usage.repository';
 import { MatchOptions, fieldPath } from './common/create-or-match';
 import { definedOnly } from './common/defined-only';

@@ -6,7 +6,7 @@ import { MAX_ROW_ID } from '../../../core/http/row-id';
 import type { AuthenticatedUser } from '../../../core/auth/authenticated-user';
 import { IgnoresReadOnlyFields } from '../../../core/http/read-only-fields';
 import { Trim, TrimToNull } from '../../../core/http/trim';
-import { canEditAgent } from '../agent-edit.policy';
+import { canEditAgent } from '../../vocabularies/common/agent-edit.policy';
 import { Archive } from '../archive.entity';
 import { InstitutionDto, toInstitutionDto } from './institution.dto';
 

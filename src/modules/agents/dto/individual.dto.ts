@@ -4,7 +4,7 @@ import { MaxLength } from '../../../core/http/text-length';
 import type { AuthenticatedUser } from '../../../core/auth/authenticated-user';
 import { IgnoresReadOnlyFields } from '../../../core/http/read-only-fields';
 import { TrimToNull } from '../../../core/http/trim';
-import { canEditAgent } from '../agent-edit.policy';
+import { canEditAgent } from '../../vocabularies/common/agent-edit.policy';
 import { Individual } from '../individual.entity';
 import { InstitutionDto, toInstitutionDto } from './institution.dto';
 

@@ -4,7 +4,7 @@ import { MaxLength } from '../../../core/http/text-length';
 import type { AuthenticatedUser } from '../../../core/auth/authenticated-user';
 import { IgnoresReadOnlyFields } from '../../../core/http/read-only-fields';
 import { Trim, TrimToNull } from '../../../core/http/trim';
-import { canEditAgent } from '../agent-edit.policy';
+import { canEditAgent } from '../../vocabularies/common/agent-edit.policy';
 import { Institution } from '../institution.entity';
 
 export const INSTITUTION_READ_ONLY_FIELDS = ['id', 'institution_type', 'parent_institutions', 'can_edit', 'created_by'];

@@ -1,6 +1,6 @@
-import { EXACT_COUNT_LIMIT } from '../sample-search.repository';
+import { EXACT_COUNT_LIMIT } from '../sample-counts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { SampleDoiStatus } from '../../datacite/dto/sample-doi-status.dto';
+import { SampleDoiStatus } from './sample-doi-status.dto';
 import { DEACTIVATE_REASONS, LENGTH_UNITS, RelatedResource, STORE_STATUSES } from '../sample.entity';
 
 export class SampleCollectorIndividual {

@@ -1,7 +1,7 @@
 import QRCode from 'qrcode';
 import { AppConfig } from '../../../core/config/app-config';
-import { sampleLandingUrl } from '../../metadata-formats/metadata-options';
-import { doiUrl } from '../../metadata-formats/sample-metadata';
+import { sampleLandingUrl } from '../sample-landing-address';
+import { doiUrl } from '../../../core/identifiers/persistent-identifiers';
 
 /** Medium error correction: a label may be scuffed (15 % of the code), and the code stays small. */
 const ERROR_CORRECTION = 'M';

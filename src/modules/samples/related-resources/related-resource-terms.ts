@@ -1,3 +1,5 @@
+import { isDoi } from '../../../core/identifiers/persistent-identifiers';
+
 /**
  * The closed lists of a related resource, as SESAR's documentation names them: the kind of
  * resource (its migration typed documents by MIME: image, text, dataset, or other) and the kind of
@@ -15,18 +17,17 @@ export function termOf<T extends string>(list: readonly T[], value: string): T |
   return list.find((term) => term.toLowerCase() === wanted);
 }
 
-const DOI = /^(?:(?:https?:\/\/(?:dx\.|www\.)?doi\.org\/|doi:)?)(10\.\d{4,9}\/\S+)$/i;
 const WEB_ADDRESS = /^(https?|ftp):\/\/[^\s/$.?#][^\s]*$/i;
 
 /** The uri type a resource gets when none is sent: DOI for a DOI (bare, `doi:` or doi.org), else URL. */
 export function inferredUriType(uri: string): UriType {
-  return DOI.test(uri.trim()) ? 'DOI' : 'URL';
+  return isDoi(uri.trim()) ? 'DOI' : 'URL';
 }
 
 /** Why `uri` does not fit `uriType`, or undefined when it does. */
 export function uriProblem(uri: string, uriType: UriType): string | undefined {
   if (uriType === 'DOI') {
-    return DOI.test(uri) ? undefined : 'must be a DOI (10.xxxx/…, doi:10.xxxx/… or https://doi.org/10.xxxx/…)';
+    return isDoi(uri) ? undefined : 'must be a DOI (10.xxxx/…, doi:10.xxxx/… or https://doi.org/10.xxxx/…)';
   }
   if (uriType === 'local file' || uriType === 'Other') return undefined;
   return WEB_ADDRESS.test(uri) ? undefined : 'must be an http(s) or ftp URL';

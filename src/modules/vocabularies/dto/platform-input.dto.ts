@@ -4,7 +4,7 @@ import { MaxLength } from '../../../core/http/text-length';
 import { IgnoresReadOnlyFields } from '../../../core/http/read-only-fields';
 import { Trim, TrimToNull } from '../../../core/http/trim';
 import type { AuthenticatedUser } from '../../../core/auth/authenticated-user';
-import { canEditAgent } from '../../agents/agent-edit.policy';
+import { canEditAgent } from '../common/agent-edit.policy';
 import { LaunchPlatform } from '../entities/launch-platform.entity';
 import { Platform } from '../entities/platform.entity';
 

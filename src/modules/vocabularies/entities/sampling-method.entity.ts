@@ -1,17 +1,6 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { VocabularyTerm } from './vocabulary-term';
 
 /** How a sample was collected. */
 @Entity('sampling_method')
-export class SamplingMethod {
-  @PrimaryGeneratedColumn()
-  id: number;
-
-  @Column({ type: 'varchar', length: 255 })
-  label: string;
-
-  @Column({ type: 'text', nullable: true })
-  description: string | null;
-
-  @Column({ type: 'varchar', length: 255, nullable: true })
-  uri: string | null;
-}
+export class SamplingMethod extends VocabularyTerm {}

@@ -3,7 +3,10 @@ import { ApiProperty } from '@nestjs/swagger';
 export const DOI_STATES = ['disabled', 'pending', 'findable', 'registered', 'failed'] as const;
 export type DoiState = (typeof DOI_STATES)[number];
 
-/** Where a sample's DOI stands at DataCite. */
+/**
+ * Where a sample's DOI stands at DataCite. Part of the sample's own JSON, so it lives with the
+ * sample DTOs; the datacite module writes the state and reads it back through this type.
+ */
 export class SampleDoiStatus {
   /**
    * `disabled`: registration is not configured. `pending`: DataCite does not have the sample's

@@ -1,5 +1,5 @@
-import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
-import { ApiError } from '../../core/http/api-error';
+import type { AuthenticatedUser } from '../../../core/auth/authenticated-user';
+import { ApiError } from '../../../core/http/api-error';
 
 /**
  * Who may edit a person, institution, archive or platform record (its `can_edit`): its creator,
