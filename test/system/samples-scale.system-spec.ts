@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../src/core/clock';
 import { SampleAccessPolicy } from '../../src/modules/samples/sample-access.policy';
 import { EXACT_COUNT_LIMIT, SampleRepository } from '../../src/modules/samples/sample.repository';
+import { SampleWriteRepository } from '../../src/modules/samples/sample-write.repository';
 import { SampleSearchQuery } from '../../src/modules/samples/sample-search';
 import { SamplesService } from '../../src/modules/samples/samples.service';
 import { TestUser, createRegistrant, createUserWithToken } from '../support/auth';
@@ -144,7 +145,7 @@ describe('sample list plans after a bulk load', () => {
       [owner.code, owner.code, tag, owner.userId, total],
     );
     // What the worker does after a bulk write (a batch): statistics, and GIN pending lists emptied.
-    await app.get(SampleRepository).refreshStatistics('the test’s bulk insert');
+    await app.get(SampleWriteRepository).refreshStatistics('the test’s bulk insert');
 
     const small = await http().get(`/api/samples/?name=${tag}-1000`).expect(200);
     expect(small.body).toMatchObject({ count: 11, count_exact: true, next: null });

@@ -16,9 +16,10 @@ import { SampleAccessPolicy, SampleCaller } from '../samples/sample-access.polic
 import { Sample, StoreStatus } from '../samples/sample.entity';
 import { SampleReferences } from '../samples/sample-references';
 import { DEFAULT_JOB_OPTIONS } from '../../core/queue/queue-names';
-import { SampleRepository } from '../samples/sample.repository';
+import { SampleWriteRepository } from '../samples/sample-write.repository';
 import { ObjectTypeResolver } from '../vocabularies/object-type.resolver';
-import { ResolvedWrite, SamplesService } from '../samples/samples.service';
+import { ResolvedWrite } from '../samples/write/sample-write.context';
+import { SampleWriter } from '../samples/write/sample-writer';
 import { BatchHistory } from './batch-history.entity';
 import { BatchHistoryRepository } from './batch-history.repository';
 import { BatchParentLinks } from './batch-parent-links';
@@ -75,7 +76,7 @@ interface CheckedNewRow {
 
 /**
  * The worker's batch registration: every row is checked with the same rules as POST
- * /api/samples/ (the validation pipe's checks, then SamplesService.prepareNew with draft rules when
+ * /api/samples/ (the validation pipe's checks, then SampleWriter.prepareNew with draft rules when
  * save_as_draft). All or nothing: one bad row fails the batch with an error report; otherwise all
  * samples are inserted in one transaction together with the job's completion, so a crash leaves
  * nothing half-written and a re-run after a crash completes exactly once.
@@ -89,8 +90,8 @@ export class BatchRegistrationService {
     private readonly batches: BatchHistoryRepository,
     private readonly jobs: BackgroundJobsService,
     private readonly files: FilesService,
-    private readonly samples: SamplesService,
-    private readonly sampleRows: SampleRepository,
+    private readonly sampleWriter: SampleWriter,
+    private readonly sampleWrites: SampleWriteRepository,
     private readonly references: SampleReferences,
     private readonly igsn: IgsnService,
     private readonly policy: SampleAccessPolicy,
@@ -127,7 +128,7 @@ export class BatchRegistrationService {
       await this.process(jobId, attempt, batch, workbook, job.payload);
       // A batch may grow the table by tens of thousands of rows at once: the next search must not
       // be planned on statistics that describe the table before it.
-      await this.sampleRows.refreshStatistics(`batch ${batch.id}`);
+      await this.sampleWrites.refreshStatistics(`batch ${batch.id}`);
     } catch (error) {
       if (error instanceof BatchRejected) {
         let resultFileId: string | null = null;
@@ -207,7 +208,7 @@ export class BatchRegistrationService {
       const rowOfName = new Map<string, number>();
       const rowOfExternalId = new Map<string, number>();
       const rowOfIgsn = new Map<string, number>();
-      const parents = new BatchParentLinks(this.igsn, this.sampleRows, this.policy);
+      const parents = new BatchParentLinks(this.igsn, this.sampleWrites, this.policy);
       // Rows are inserted a chunk at a time as they validate, in this one transaction; after the
       // first bad row nothing more is inserted (the rest is still checked for the report) and the
       // transaction rolls back. Memory stays bounded by the chunk, not the file.
@@ -220,11 +221,11 @@ export class BatchRegistrationService {
         pending = [];
         if (!chunk.length || errorsByRow.size) return;
         const minted = await this.mintMissing(chunk, mintOptions);
-        await this.samples.withFreshMints(
+        await this.sampleWriter.withFreshMints(
           manager,
           minted,
           (inner) =>
-            this.samples.insertMany(
+            this.sampleWriter.insertMany(
               inner,
               chunk.map((row) => row.write),
               { batchId: batch.id },
@@ -297,10 +298,9 @@ export class BatchRegistrationService {
             checked.push({
               rowNumber: row.rowNumber,
               prepare: async () => {
-                const write = await this.samples.prepareNew(checkedRow.dto, caller, status, manager, {
+                const write = await this.sampleWriter.prepareNew(checkedRow.dto, caller, status, manager, {
+                  channel: 'batch',
                   references: refs,
-                  mint: false,
-                  checkSuppliedIgsn: false,
                 });
                 checkedRow.written.write = write;
                 const supplied = write.columns.igsn;
@@ -342,8 +342,8 @@ export class BatchRegistrationService {
           new Map([...errorsByRow.entries()].sort(([a], [b]) => a - b)),
         );
       }
-      for (const update of updates) await this.samples.applyUpdate(manager, update.sample, update.write);
-      await this.sampleRows.setParents(manager, parentLinks);
+      for (const update of updates) await this.sampleWriter.applyUpdate(manager, update.sample, update.write);
+      await this.sampleWrites.setParents(manager, parentLinks);
 
       const [onlyType] = objectTypeIds.size === 1 ? [...objectTypeIds] : [];
       const [onlyCode] = codes.size === 1 ? [...codes] : [];
@@ -423,7 +423,7 @@ export class BatchRegistrationService {
 
   /**
    * External sample ids are unique within one file, as among the uploader's stored samples (which
-   * SamplesService checks for each row).
+   * SampleWriter checks for each row).
    */
   private claimExternalId(externalId: string | null | undefined, rowNumber: number, rowOf: Map<string, number>): void {
     if (!externalId) return;
@@ -448,7 +448,7 @@ export class BatchRegistrationService {
   /** Samples named by the file's IGSN cells that already exist, locked for the batch's transaction. */
   private async existingSamples(manager: EntityManager, suffixes: string[]): Promise<Map<string, Sample>> {
     if (!suffixes.length) return new Map();
-    const found = await this.sampleRows.lockByIgsns(manager, suffixes);
+    const found = await this.sampleWrites.lockByIgsns(manager, suffixes);
     return new Map(found.map((sample) => [sample.igsn, sample]));
   }
 
@@ -502,7 +502,8 @@ export class BatchRegistrationService {
     parents.defer(rowNumber, dto, () => sample.igsn);
     this.claimName(dto.name ?? sample.name, rowNumber, rowOfName);
     this.claimExternalId(dto.external_sample_id ?? sample.externalSampleId, rowNumber, rowOfExternalId);
-    const write = await this.samples.prepareUpdate(sample, dto, caller, manager, {
+    const write = await this.sampleWriter.prepareUpdate(sample, dto, caller, manager, {
+      channel: 'batch',
       references: refs,
       completeReservedAs: batch.status,
     });
@@ -520,7 +521,7 @@ export class BatchRegistrationService {
   private async mintMissing(rows: PreparedRow[], options: MintOptions): Promise<ResolvedWrite[]> {
     const missing = rows.filter((row) => !row.write.columns.igsn).map((row) => row.write);
     if (missing.length)
-      await this.dataSource.transaction((manager) => this.samples.mintInto(manager, missing, options));
+      await this.dataSource.transaction((manager) => this.sampleWriter.mintInto(manager, missing, options));
     return missing;
   }
 }

@@ -9,6 +9,7 @@ import { SampleAccessPolicy } from './sample-access.policy';
 import { Sample, SampleCollector } from './sample.entity';
 import { SampleMapper } from './sample.mapper';
 import { SampleRepository } from './sample.repository';
+import { SampleWriteRepository } from './sample-write.repository';
 import { SampleReferences } from './sample-references';
 import { SampleHarvestRepository } from './sample-harvest.repository';
 import { SampleLineageController } from './lineage/sample-lineage.controller';
@@ -18,11 +19,22 @@ import { SampleQrController } from './qr/sample-qr.controller';
 import { SampleOwnershipRepository } from './ownership/sample-ownership.repository';
 import { SamplesController } from './samples.controller';
 import { SamplesService } from './samples.service';
+import { SampleReader } from './sample-reader';
+import { SampleDeactivation } from './sample-deactivation';
+import { SampleFieldResolver } from './write/sample-field-resolver';
+import { SampleWriteConflicts } from './write/sample-write-conflicts';
+import { SampleWriter } from './write/sample-writer';
 import { RelatedResourceRepository } from './related-resources/related-resource.repository';
 
 const SAMPLE_PROVIDERS = [
   SamplesService,
+  SampleWriter,
+  SampleFieldResolver,
+  SampleWriteConflicts,
+  SampleReader,
+  SampleDeactivation,
   SampleRepository,
+  SampleWriteRepository,
   SampleMapper,
   IgsnMinter,
   SampleAccessPolicy,

@@ -9,6 +9,7 @@ import { NotificationsService } from '../../notifications/notifications.service'
 import { DeactivateSampleDto } from '../../samples/dto/sample-write.dto';
 import { IgsnService } from '../../samples/igsn.service';
 import { SampleRepository } from '../../samples/sample.repository';
+import { SampleWriteRepository } from '../../samples/sample-write.repository';
 import { SampleAccessFacts, SampleAccessPolicy, SampleCaller } from '../../samples/sample-access.policy';
 import { BatchesService } from '../batches.service';
 import { BatchHistoryRepository } from '../batch-history.repository';
@@ -68,6 +69,7 @@ export class BatchCurationService {
     private readonly policy: SampleAccessPolicy,
     private readonly igsn: IgsnService,
     private readonly samples: SampleRepository,
+    private readonly sampleWrites: SampleWriteRepository,
     private readonly notifications: NotificationsService,
     private readonly clock: Clock,
   ) {}
@@ -123,7 +125,7 @@ export class BatchCurationService {
     const editable = this.policy.editableCondition('s', caller, 1);
     const params = [...editable.params];
     const state = options.fromState ? ` AND s.metadata_store_status = $${1 + params.push(options.fromState)}` : '';
-    return this.samples.updateBatch(
+    return this.sampleWrites.updateBatch(
       manager,
       batchId,
       { sql: `${editable.sql}${state}`, params },
