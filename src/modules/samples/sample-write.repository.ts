@@ -183,12 +183,30 @@ export class SampleWriteRepository {
     return new Map(rows.map((row) => [row.igsn, row.cycle ? 'cycle' : 'too-deep']));
   }
 
-  /** Inserts one sample with its collectors; returns its id. */
-  async insertOne(manager: EntityManager, columns: Partial<Sample>, collectorIds: number[]): Promise<number> {
-    const result = await manager.insert(Sample, columns);
-    const id = Number((result.identifiers[0] as { id: string | number }).id);
-    await this.insertCollectors(manager, [{ sampleId: id, collectorIds }]);
-    return id;
+  /**
+   * Inserts one sample (`record`: its columns by database name) with its collectors, in order, in
+   * one statement; returns its id, or undefined when its IGSN is taken — then nothing is inserted,
+   * and the transaction goes on (no savepoint needed to try another IGSN). Any other violation (an
+   * external id) is raised as usual.
+   */
+  async insertOne(manager: EntityManager, record: SampleRecord, collectorIds: number[]): Promise<number | undefined> {
+    const list = Object.keys(record)
+      .map((column) => `"${column}"`)
+      .join(', ');
+    const rows = await manager.query<{ id: string }[]>(
+      `WITH inserted AS (
+         INSERT INTO sample (${list}) SELECT ${list} FROM jsonb_populate_record(NULL::sample, $1::jsonb)
+         ON CONFLICT (igsn) DO NOTHING
+         RETURNING id
+       ), collectors AS (
+         INSERT INTO sample_collector (sample_id, position, collector_id)
+         SELECT inserted.id, c.position - 1, c.collector_id
+           FROM inserted, unnest($2::int[]) WITH ORDINALITY AS c(collector_id, position)
+       )
+       SELECT id FROM inserted`,
+      [JSON.stringify(record), collectorIds],
+    );
+    return rows.length ? Number(rows[0].id) : undefined;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { AuthenticatedUser } from '../../../core/auth/authenticated-user';
 import { Clock } from '../../../core/clock';
 import { ApiError } from '../../../core/http/api-error';
@@ -28,6 +29,12 @@ import {
 
 /** How often an insert whose minted IGSN was taken meanwhile is tried with freshly minted ones. */
 const MINT_ATTEMPTS = 5;
+
+/** A record's values under the columns' database names (NULL for a column it leaves unset). */
+function rowOf(record: object, columns: ColumnMetadata[]): SampleRecord {
+  const values = record as Record<string, unknown>;
+  return Object.fromEntries(columns.map((column) => [column.databaseName, values[column.propertyName] ?? null]));
+}
 
 /**
  * The one write pipeline of samples — prepare → resolve references → mint → insert or update — for
@@ -226,7 +233,6 @@ export class SampleWriter {
    */
   async insertMany(manager: EntityManager, writes: ResolvedWrite[], extra: Partial<Sample> = {}): Promise<number[]> {
     if (!writes.length) return [];
-    const metadata = manager.connection.getMetadata(Sample);
     const now = this.clock.now();
     const records = writes.map((write) => ({
       materialTypes: [],
@@ -238,13 +244,8 @@ export class SampleWriter {
       ...write.columns,
       ...extra,
     }));
-    const names = new Set(records.flatMap((record) => Object.keys(record)));
-    const columns = metadata.columns.filter((column) => names.has(column.propertyName) && column.propertyName !== 'id');
-    const rows: SampleRecord[] = records.map((record) =>
-      Object.fromEntries(
-        columns.map((column) => [column.databaseName, record[column.propertyName as keyof typeof record] ?? null]),
-      ),
-    );
+    const columns = this.columnsOf(manager, records);
+    const rows: SampleRecord[] = records.map((record) => rowOf(record, columns));
     const idOf = await this.sampleWrites.insertMany(
       manager,
       rows,
@@ -264,19 +265,30 @@ export class SampleWriter {
 
   /**
    * Inserts one prepared sample with its collectors. A supplied IGSN taken meanwhile (a race) is a
-   * 409; a `minted` one is minted again (the body asked for none, so it gets no 409).
+   * 409; a `minted` one is minted again (the body asked for none, so it gets no 409), up to
+   * MINT_ATTEMPTS times.
    */
   private async insert(manager: EntityManager, write: ResolvedWrite, options: { minted: boolean }): Promise<number> {
-    try {
-      return await this.withFreshMints(manager, options.minted ? [write] : [], async (inner) => {
-        const id = await this.sampleWrites.insertOne(inner, write.columns, write.collectorIds ?? []);
-        await this.relatedResourcesRepository.link(inner, [id], write.relatedResourceIds ?? []);
+    for (let attempt = 1; ; attempt++) {
+      // Columns left undefined are left out, so the table's defaults apply to them.
+      const given = Object.fromEntries(Object.entries(write.columns).filter(([, value]) => value !== undefined));
+      const row = rowOf(given, this.columnsOf(manager, [given]));
+      const id = await this.sampleWrites.insertOne(manager, row, write.collectorIds ?? []);
+      if (id !== undefined) {
+        await this.relatedResourcesRepository.link(manager, [id], write.relatedResourceIds ?? []);
         return id;
-      });
-    } catch (error) {
-      if (isUniqueViolation(error, 'uq_sample_igsn')) throw this.conflicts.duplicateIgsn(write.columns.igsn ?? '');
-      throw error;
+      }
+      if (!options.minted || attempt >= MINT_ATTEMPTS) throw this.conflicts.duplicateIgsn(write.columns.igsn ?? '');
+      await this.mintInto(manager, [write]);
     }
+  }
+
+  /** The sample columns (but the id) that any of `records` sets, by property name. */
+  private columnsOf(manager: EntityManager, records: object[]): ColumnMetadata[] {
+    const names = new Set(records.flatMap((record) => Object.keys(record)));
+    return manager.connection
+      .getMetadata(Sample)
+      .columns.filter((column) => names.has(column.propertyName) && column.propertyName !== 'id');
   }
 
   /** The lookups a write resolves its references with: a batch's memoized copy, or the shared ones. */
