@@ -337,7 +337,8 @@ export class SampleWriter {
   ): Promise<string | undefined> {
     const rules = CHANNEL_RULES[context.channel];
     if (dto.igsn === undefined) {
-      return rules.mintsEachSample ? (await this.minter.mint(manager, code, 1))[0] : undefined;
+      // Unchecked: an IGSN taken already makes insert() mint again, with the check.
+      return rules.mintsEachSample ? (await this.minter.mint(manager, code, 1, { unchecked: true }))[0] : undefined;
     }
     const suffix = this.igsnService.parseSupplied(dto.igsn, code);
     const claimant = await this.minter.namespaceClaimant(manager, code, suffix);
