@@ -134,7 +134,7 @@ export function benchConfig(settings: BenchSettings): AppConfig {
   });
 }
 
-/** The services the bench drives directly: accounts and tokens for its registrant, SamplesService for the SQL side. */
+/** The services the bench drives directly: accounts and tokens for its registrant, the sample search service for the SQL side. */
 @Module({})
 class SamplesBenchModule {
   static forRoot(config: AppConfig): DynamicModule {

@@ -6,13 +6,14 @@ import { AccountsService } from '../../src/modules/accounts/accounts.service';
 import { CreateSampleDto } from '../../src/modules/samples/dto/sample-write.dto';
 import { SampleAccessPolicy, SampleCaller } from '../../src/modules/samples/sample-access.policy';
 import { SampleReferences } from '../../src/modules/samples/sample-references';
-import { PrepareOptions, SamplesService } from '../../src/modules/samples/samples.service';
+import { SampleWriteContext } from '../../src/modules/samples/write/sample-write.context';
+import { SampleWriter } from '../../src/modules/samples/write/sample-writer';
 import { createRegistrant } from '../support/auth';
 import { createMediumContext } from '../support/medium';
 
 /**
  * Deprecated material types (`for_registration` false, issue 20 §3) on the real database, through
- * the write a batch row takes (SamplesService.prepareNew with a batch's memoized references): the
+ * the write a batch row takes (SampleWriter.prepareNew in a batch's context, with its memoized references): the
  * JSON API's rule holds for batches, and legacy XML's exemption is the only one.
  */
 describe('deprecated material types in sample writes', () => {
@@ -33,20 +34,19 @@ describe('deprecated material types in sample writes', () => {
   });
 
   /** Prepares a batch row (nothing is stored: the transaction is rolled back). */
-  async function prepareRow(extra: Partial<CreateSampleDto>, options: PrepareOptions = {}): Promise<unknown> {
+  async function prepareRow(extra: Partial<CreateSampleDto>, channel: 'batch' | 'xml' = 'batch'): Promise<unknown> {
     const dto = Object.assign(new CreateSampleDto(), {
       registry_code: code,
       name: `row-${randomUUID().slice(0, 8)}`,
       object_type: 'Core',
       ...extra,
     });
-    const references = app.get(SampleReferences).memoized();
+    const context: SampleWriteContext =
+      channel === 'batch' ? { channel, references: app.get(SampleReferences).memoized() } : { channel };
     return app
       .get(DataSource)
       .transaction(async (manager) => {
-        await app
-          .get(SamplesService)
-          .prepareNew(dto, caller, 'draft', manager, { ...options, references, mint: false });
+        await app.get(SampleWriter).prepareNew(dto, caller, 'draft', manager, context);
         throw new Error('rollback');
       })
       .catch((error: unknown) => (error instanceof Error && error.message === 'rollback' ? undefined : error));
@@ -67,8 +67,6 @@ describe('deprecated material types in sample writes', () => {
     expect(
       await prepareRow({ general_material_type: 'Granite', material_types: ['Igneous>Plutonic'] }),
     ).toBeUndefined();
-    expect(
-      await prepareRow({ general_material_type: 'Liquid>aqueous' }, { allowRetiredMaterialTypes: true }),
-    ).toBeUndefined();
+    expect(await prepareRow({ general_material_type: 'Liquid>aqueous' }, 'xml')).toBeUndefined();
   });
 });

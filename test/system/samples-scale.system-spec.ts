@@ -4,9 +4,9 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../src/core/clock';
 import { SampleAccessPolicy } from '../../src/modules/samples/sample-access.policy';
-import { SampleRepository } from '../../src/modules/samples/sample.repository';
 import { SampleSearchRepository } from '../../src/modules/samples/sample-search.repository';
 import { EXACT_COUNT_LIMIT } from '../../src/modules/samples/sample-counts';
+import { SampleWriteRepository } from '../../src/modules/samples/sample-write.repository';
 import { SampleSearchQuery } from '../../src/modules/samples/sample-search';
 import { SampleSearchService } from '../../src/modules/samples/sample-search.service';
 import { TestUser, createRegistrant, createUserWithToken } from '../support/auth';
@@ -146,7 +146,7 @@ describe('sample list plans after a bulk load', () => {
       [owner.code, owner.code, tag, owner.userId, total],
     );
     // What the worker does after a bulk write (a batch): statistics, and GIN pending lists emptied.
-    await app.get(SampleRepository).refreshStatistics('the test’s bulk insert');
+    await app.get(SampleWriteRepository).refreshStatistics('the test’s bulk insert');
 
     const small = await http().get(`/api/samples/?name=${tag}-1000`).expect(200);
     expect(small.body).toMatchObject({ count: 11, count_exact: true, next: null });

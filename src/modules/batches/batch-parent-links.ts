@@ -2,7 +2,7 @@ import { EntityManager } from 'typeorm';
 import { IgsnService } from '../samples/igsn.service';
 import { SampleAccessPolicy, SampleCaller } from '../samples/sample-access.policy';
 import { PARENT_NEEDS_EDIT, ParentLink, refusedParentLinks } from '../samples/sample-lineage';
-import { SampleRepository } from '../samples/sample.repository';
+import { SampleWriteRepository } from '../samples/sample-write.repository';
 
 interface PendingLink {
   rowNumber: number;
@@ -24,7 +24,7 @@ export class BatchParentLinks {
 
   constructor(
     private readonly igsn: IgsnService,
-    private readonly samples: SampleRepository,
+    private readonly sampleWrites: SampleWriteRepository,
     private readonly policy: SampleAccessPolicy,
   ) {}
 
@@ -50,7 +50,7 @@ export class BatchParentLinks {
   ): Promise<{ childIgsn: string; parentId: number }[]> {
     const complete = errorsByRow.size === 0;
     const suffixes = this.pending.map((link) => this.igsn.parse(link.parent));
-    const found = await this.samples.findByIgsns(manager, [...new Set(suffixes.filter((s): s is string => !!s))]);
+    const found = await this.sampleWrites.findByIgsns(manager, [...new Set(suffixes.filter((s): s is string => !!s))]);
     const byIgsn = new Map(found.map((sample) => [sample.igsn, sample]));
     const parentOf = new Map<string, string>();
     this.pending.forEach((link, index) => {
@@ -86,7 +86,7 @@ export class BatchParentLinks {
     });
     if (!errorsByRow.size) {
       // Through stored samples too: a re-uploaded row may hang its sample under one of its descendants.
-      const refused = await refusedParentLinks(this.samples, manager, links);
+      const refused = await refusedParentLinks(this.sampleWrites, manager, links);
       for (const link of links) {
         const message = refused.get(link.childIgsn);
         if (message) errorsByRow.set(link.rowNumber, `parent_sample: ${message}`);

@@ -14,8 +14,8 @@ import { FilesService } from '../files/files.service';
 import { IgsnService } from '../samples/igsn.service';
 import { SampleAccessPolicy } from '../samples/sample-access.policy';
 import { SampleReferences } from '../samples/sample-references';
-import { SampleRepository } from '../samples/sample.repository';
-import { SamplesService } from '../samples/samples.service';
+import { SampleWriteRepository } from '../samples/sample-write.repository';
+import { SampleWriter } from '../samples/write/sample-writer';
 import { ObjectTypeResolver } from '../vocabularies/object-type.resolver';
 import { BatchHistory } from './batch-history.entity';
 import { BatchHistoryRepository } from './batch-history.repository';
@@ -46,8 +46,8 @@ export class BatchRegistrationService implements OnModuleDestroy {
     private readonly batches: BatchHistoryRepository,
     private readonly jobs: BackgroundJobsService,
     private readonly files: FilesService,
-    writer: SamplesService,
-    private readonly sampleRows: SampleRepository,
+    writer: SampleWriter,
+    private readonly sampleWrites: SampleWriteRepository,
     references: SampleReferences,
     igsn: IgsnService,
     policy: SampleAccessPolicy,
@@ -61,7 +61,7 @@ export class BatchRegistrationService implements OnModuleDestroy {
       batches,
       jobs,
       writer,
-      sampleRows,
+      sampleWrites,
       references,
       igsn,
       policy,
@@ -122,7 +122,7 @@ export class BatchRegistrationService implements OnModuleDestroy {
       ).run();
       // A batch may grow the table by tens of thousands of rows at once: the next search must not
       // be planned on statistics that describe the table before it.
-      await this.sampleRows.refreshStatistics(`batch ${batch.id}`);
+      await this.sampleWrites.refreshStatistics(`batch ${batch.id}`);
     } catch (error) {
       if (error instanceof BatchRejected) {
         let resultFileId: string | null = null;

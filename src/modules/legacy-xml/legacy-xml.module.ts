@@ -7,7 +7,7 @@ import { LegacyXmlController } from './legacy-xml.controller';
 import { LegacyXmlService } from './legacy-xml.service';
 
 /**
- * The deprecated v1 XML interface: documents in, SamplesService register/update per sample, the old
+ * The deprecated v1 XML interface: documents in, SampleWriter register/update per sample, the old
  * service's XML documents out. The mapping to the JSON body lives in legacy-xml.mapper.ts alone.
  */
 @Module({

@@ -8,7 +8,7 @@ import { HttpExceptionFilter } from '../../core/http/http-exception.filter';
 import { createValidationPipe } from '../../core/http/validation';
 import { CreateSampleDto, SAMPLE_READ_ONLY_FIELDS, UpdateSampleDto } from '../samples/dto/sample-write.dto';
 import { SampleDto } from '../samples/dto/sample.dto';
-import { SamplesService } from '../samples/samples.service';
+import { SampleWriter } from '../samples/write/sample-writer';
 import {
   JsonValue,
   LegacySampleWrite,
@@ -50,7 +50,7 @@ function sampleWriteFields(): ReadonlySet<string> {
 /**
  * Runs a legacy `<samples>` document through the JSON API's own path: each `<sample>` is mapped to
  * the JSON body, validated by the global validation pipe's rules into the same DTO, and registered or
- * updated by SamplesService, in its own call (its own transaction) and in document order. One
+ * updated by SampleWriter, in its own call (its own transaction) and in document order. One
  * refused sample does not stop the others.
  */
 @Injectable()
@@ -61,7 +61,7 @@ export class LegacyXmlService {
   private readonly writeFields = sampleWriteFields();
 
   constructor(
-    private readonly samples: SamplesService,
+    private readonly sampleWriter: SampleWriter,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 
@@ -156,15 +156,11 @@ export class LegacyXmlService {
         type: 'body',
         metatype: CreateSampleDto,
       })) as CreateSampleDto;
-      return this.samples.register(dto, user, { legacySampleType, allowRetiredMaterialTypes: true });
+      return this.sampleWriter.register(dto, user, { channel: 'xml', legacySampleType });
     }
     const dto = (await this.validation.transform(body, { type: 'body', metatype: UpdateSampleDto })) as UpdateSampleDto;
     // processSample checked that the body has an igsn; validation accepts it only as one string.
-    return this.samples.update(dto.igsn ?? '', dto, user, {
-      legacySampleType,
-      append,
-      allowRetiredMaterialTypes: true,
-    });
+    return this.sampleWriter.update(dto.igsn ?? '', dto, user, { channel: 'xml', legacySampleType, append });
   }
 }
 

@@ -50,7 +50,7 @@ export class RelatedResourcesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly resources: RelatedResourceRepository,
-    private readonly samples: SampleRepository,
+    private readonly samplesRepository: SampleRepository,
     private readonly policy: SampleAccessPolicy,
     private readonly igsn: IgsnService,
     private readonly clock: Clock,
@@ -168,11 +168,11 @@ export class RelatedResourcesService {
       throw ApiError.badRequest(`Validation failed: ${Object.keys(errors).join(', ')}.`, errors);
     }
     const ids = keys.flatMap((key) => (key.id !== undefined ? [key.id] : []));
-    const byId = new Map((await this.samples.byIds(ids)).map((row) => [Number(row.id), row]));
+    const byId = new Map((await this.samplesRepository.byIds(ids)).map((row) => [Number(row.id), row]));
     return Promise.all(
       keys.map(async (key) => {
         if (key.id !== undefined) return byId.get(key.id);
-        return key.igsn === undefined ? undefined : this.samples.byIgsn(key.igsn);
+        return key.igsn === undefined ? undefined : this.samplesRepository.byIgsn(key.igsn);
       }),
     );
   }

@@ -10,7 +10,8 @@ import { IgsnMinter } from '../samples/igsn-minter';
 import { IgsnService } from '../samples/igsn.service';
 import { SampleAccessPolicy, SampleCaller } from '../samples/sample-access.policy';
 import { SampleReferences } from '../samples/sample-references';
-import { ResolvedWrite, SamplesService } from '../samples/samples.service';
+import { ResolvedWrite } from '../samples/write/sample-write.context';
+import { SampleWriter } from '../samples/write/sample-writer';
 import { Reservation, ReserveSamplesDto } from './dto/reservation.dto';
 import { mayUpload } from '../../core/auth/upload-permission.guard';
 
@@ -30,14 +31,14 @@ interface ReservationPayload {
  * Reserved IGSNs (issue 26 §1): minted before fieldwork as samples in the `reserved` state — owned
  * by the caller (and the code's team), never public, not sent to DataCite, without object type or
  * coordinates — through the samples core's minting and bulk insert, so they are ordinary samples
- * in every other respect. They are completed by any write (SamplesService.prepareUpdate), released
+ * in every other respect. They are completed by any write (SampleWriter.prepareUpdate), released
  * by deactivation, and listed with `?metadata_store_status=reserved`.
  */
 @Injectable()
 export class ReservationsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly samples: SamplesService,
+    private readonly sampleWriter: SampleWriter,
     private readonly references: SampleReferences,
     private readonly minter: IgsnMinter,
     private readonly igsn: IgsnService,
@@ -110,7 +111,7 @@ export class ReservationsService {
           updatedAt: now,
         },
       }));
-      await this.samples.withFreshMints(manager, writes, (inner) => this.samples.insertMany(inner, writes));
+      await this.sampleWriter.withFreshMints(manager, writes, (inner) => this.sampleWriter.insertMany(inner, writes));
       igsns.push(...writes.map((write) => this.igsn.toDoi(write.columns.igsn as string)));
       await onChunk?.(igsns.length);
     }

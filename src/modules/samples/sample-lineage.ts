@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { SampleRepository } from './sample.repository';
+import { SampleWriteRepository } from './sample-write.repository';
 
 /** How many ancestors a sample may have: deeper chains (or a cycle stored before this rule) are refused. */
 export const MAX_ANCESTORS = 1000;
@@ -26,13 +26,13 @@ export interface ParentLink {
  * stored; returns the message for each child whose link is refused.
  */
 export async function refusedParentLinks(
-  samples: SampleRepository,
+  sampleWrites: SampleWriteRepository,
   manager: EntityManager,
   links: ParentLink[],
 ): Promise<Map<string, string>> {
   if (!links.length) return new Map();
-  await samples.lockParentLinks(manager);
-  const problems = await samples.parentLinkProblems(manager, links, MAX_ANCESTORS);
+  await sampleWrites.lockParentLinks(manager);
+  const problems = await sampleWrites.parentLinkProblems(manager, links, MAX_ANCESTORS);
   const refused = new Map<string, string>();
   for (const link of links) {
     const problem = problems.get(link.childIgsn);

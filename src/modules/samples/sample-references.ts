@@ -35,6 +35,28 @@ export interface SampleReferenceLookups {
   retiredMaterialTypes(manager: EntityManager): Promise<Set<string>>;
 }
 
+/** How many answers about reference data are kept (a client may spell one term many ways). */
+const REFERENCE_DATA_ANSWERS = 1000;
+
+/**
+ * Answers about reference data that changes only with a migration — object types, vocabulary
+ * terms, countries, the deprecated material types — kept for the life of the process, so a write
+ * naming known terms asks the database nothing about them. Only answers are kept, never errors: an
+ * unknown term is looked up (and refused) each time it is sent. Platforms, archives, collectors and
+ * registry codes are not reference data in this sense (they are created, merged and granted).
+ */
+class ReferenceDataAnswers {
+  private readonly answers = new Map<string, unknown>();
+
+  async get<T>(key: string, lookUp: () => Promise<T>): Promise<T> {
+    if (this.answers.has(key)) return this.answers.get(key) as T;
+    const answer = await lookUp();
+    if (this.answers.size >= REFERENCE_DATA_ANSWERS) this.answers.clear();
+    this.answers.set(key, answer);
+    return answer;
+  }
+}
+
 /**
  * The reference-data services behind sample writes. `memoized()` gives a per-batch copy that asks
  * each distinct question once (a 50,000-row batch names the same few object types, countries and
@@ -51,8 +73,13 @@ export class SampleReferences implements SampleReferenceLookups {
     private readonly archives: ArchivesService,
   ) {}
 
+  private readonly referenceData = new ReferenceDataAnswers();
+
   async objectTypeId(value: unknown, manager: EntityManager): Promise<number> {
-    return (await this.objectTypes.resolve(value, { manager })).id;
+    return this.referenceData.get(
+      JSON.stringify(['object-type', value]),
+      async () => (await this.objectTypes.resolve(value, { manager })).id,
+    );
   }
 
   async termLabel(
@@ -61,11 +88,17 @@ export class SampleReferences implements SampleReferenceLookups {
     field: string,
     manager: EntityManager,
   ): Promise<string | null> {
-    return (await this.vocabularies.resolveTerm(vocabulary, label, field, manager))?.label ?? null;
+    return this.referenceData.get(
+      JSON.stringify(['term', vocabulary, label, field]),
+      async () => (await this.vocabularies.resolveTerm(vocabulary, label, field, manager))?.label ?? null,
+    );
   }
 
   async countryCode(value: string | null, manager: EntityManager): Promise<string | null> {
-    return (await this.vocabularies.resolveCountry(value, 'country', manager))?.iso3166code ?? null;
+    return this.referenceData.get(
+      JSON.stringify(['country', value]),
+      async () => (await this.vocabularies.resolveCountry(value, 'country', manager))?.iso3166code ?? null,
+    );
   }
 
   async platformId(input: PlatformInputDto, createdBy: number, manager: EntityManager): Promise<number> {
@@ -111,7 +144,7 @@ export class SampleReferences implements SampleReferenceLookups {
   }
 
   retiredMaterialTypes(manager: EntityManager): Promise<Set<string>> {
-    return this.vocabularies.retiredMaterialTypes(manager);
+    return this.referenceData.get('retired-material-types', () => this.vocabularies.retiredMaterialTypes(manager));
   }
 
   /** A per-batch copy that answers each distinct lookup once. */

@@ -59,8 +59,10 @@ import { SampleListResponse, SampleResponse } from './dto/sample.dto';
 import { ApiIgsnPath } from './igsn-path.openapi';
 import { ApiSampleFilterQueries } from './sample-search.openapi';
 import { refuseUnknownSearchParameters } from './sample-search';
-import { SamplesService } from './samples.service';
 import { SampleSearchService } from './sample-search.service';
+import { SampleDeactivation } from './sample-deactivation';
+import { SampleReader } from './sample-reader';
+import { SampleWriter } from './write/sample-writer';
 import { AnonymousReadLimit } from '../../core/http/anonymous-read-limit.guard';
 
 const NOT_FOUND = { type: ErrorBody, example: { message: 'Sample not found.', errors: {} } };
@@ -113,8 +115,10 @@ const TEXT_FILTER = { type: 'string', maxLength: 255 } as const;
 @Controller('samples')
 export class SamplesController {
   constructor(
-    private readonly samples: SamplesService,
     private readonly searches: SampleSearchService,
+    private readonly sampleWriter: SampleWriter,
+    private readonly reader: SampleReader,
+    private readonly deactivation: SampleDeactivation,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 
@@ -210,7 +214,7 @@ export class SamplesController {
     example: { message: 'IGSN 10.5072/IEABC0001 is already registered.', errors: { igsn: ['already registered'] } },
   })
   async register(@Body() body: CreateSampleDto, @CurrentUser() user: AuthenticatedUser): Promise<SampleResponse> {
-    return { data: await this.samples.register(body, user) };
+    return { data: await this.sampleWriter.register(body, user) };
   }
 
   @Public()
@@ -250,7 +254,7 @@ export class SamplesController {
       .filter(Boolean);
     if (!values.length) throw ApiError.invalidField('igsn', 'is required');
     if (values.length > MAX_LOOKUP_IGSNS) throw ApiError.invalidField('igsn', `at most ${MAX_LOOKUP_IGSNS} IGSNs`);
-    const found = await this.samples.lookup(values, user);
+    const found = await this.reader.lookup(values, user);
     if (values.length > 1) return { data: found };
     const [one] = found;
     if (one.status === 200 && one.data) return { data: one.data };
@@ -287,7 +291,7 @@ export class SamplesController {
     // Set first so that error answers, which depend on Accept too, carry it as well.
     res.vary('Accept');
     const format = negotiateSampleFormat(req.query.format, (types) => req.accepts(types));
-    const { sample, isPublic } = await this.samples.fetch(igsnOf(params), user);
+    const { sample, isPublic } = await this.reader.fetch(igsnOf(params), user);
     const audience: CacheAudience = !isPublic ? 'none' : user ? 'private' : 'shared';
     const etag = strongEtag([
       format,
@@ -320,7 +324,7 @@ export class SamplesController {
     @Body() body: UpdateSampleDto,
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<SampleResponse> {
-    return { data: await this.samples.update(igsnOf(params), body, user) };
+    return { data: await this.sampleWriter.update(igsnOf(params), body, user) };
   }
 
   /**
@@ -370,6 +374,6 @@ export class SamplesController {
     @Body() body: SampleDeactivationDto,
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<SampleResponse> {
-    return { data: await this.samples.deactivate(igsnOf(params), body, user) };
+    return { data: await this.deactivation.deactivate(igsnOf(params), body, user) };
   }
 }

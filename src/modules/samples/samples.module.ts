@@ -9,6 +9,7 @@ import { SampleAccessPolicy } from './sample-access.policy';
 import { Sample, SampleCollector } from './sample.entity';
 import { SampleMapper } from './sample.mapper';
 import { SampleRepository } from './sample.repository';
+import { SampleWriteRepository } from './sample-write.repository';
 import { SampleReferences } from './sample-references';
 import { SampleHarvestRepository } from './sample-harvest.repository';
 import { SampleLineageController } from './lineage/sample-lineage.controller';
@@ -17,22 +18,31 @@ import { SampleLineageService } from './lineage/sample-lineage.service';
 import { SampleQrController } from './qr/sample-qr.controller';
 import { SampleOwnershipRepository } from './ownership/sample-ownership.repository';
 import { SamplesController } from './samples.controller';
-import { SamplesService } from './samples.service';
 import { SampleSearchService } from './sample-search.service';
 import { SampleSearchRepository } from './sample-search.repository';
 import { SampleSelectionRepository } from './sample-selection.repository';
 import { SamplePublicRepository } from './sample-public.repository';
 import { SampleCurationRepository } from './sample-curation.repository';
+import { SampleReader } from './sample-reader';
+import { SampleDeactivation } from './sample-deactivation';
+import { SampleFieldResolver } from './write/sample-field-resolver';
+import { SampleWriteConflicts } from './write/sample-write-conflicts';
+import { SampleWriter } from './write/sample-writer';
 import { RelatedResourceRepository } from './related-resources/related-resource.repository';
 
 const SAMPLE_PROVIDERS = [
-  SamplesService,
   SampleSearchService,
   SampleRepository,
   SampleSearchRepository,
   SampleSelectionRepository,
   SamplePublicRepository,
   SampleCurationRepository,
+  SampleWriter,
+  SampleFieldResolver,
+  SampleWriteConflicts,
+  SampleReader,
+  SampleDeactivation,
+  SampleWriteRepository,
   SampleMapper,
   IgsnMinter,
   SampleAccessPolicy,

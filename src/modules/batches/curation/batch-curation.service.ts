@@ -8,8 +8,9 @@ import { FieldErrors } from '../../../core/http/error-body';
 import { NotificationsService } from '../../notifications/notifications.service';
 import { DeactivateSampleDto } from '../../samples/dto/sample-write.dto';
 import { IgsnService } from '../../samples/igsn.service';
-import { BatchSampleChange, SampleRepository } from '../../samples/sample.repository';
+import { SampleRepository } from '../../samples/sample.repository';
 import { SampleCurationRepository } from '../../samples/sample-curation.repository';
+import { BatchSampleChange, SampleWriteRepository } from '../../samples/sample-write.repository';
 import { SampleAccessFacts, SampleAccessPolicy, SampleCaller } from '../../samples/sample-access.policy';
 import { BatchesService } from '../batches.service';
 import { BatchHistoryRepository } from '../batch-history.repository';
@@ -70,6 +71,7 @@ export class BatchCurationService {
     private readonly igsn: IgsnService,
     private readonly samples: SampleRepository,
     private readonly sampleChecks: SampleCurationRepository,
+    private readonly sampleWrites: SampleWriteRepository,
     private readonly notifications: NotificationsService,
     private readonly clock: Clock,
   ) {}
@@ -121,7 +123,7 @@ export class BatchCurationService {
     caller: SampleCaller,
     change: BatchSampleChange,
   ): Promise<{ count: number; states: string | null }> {
-    return this.samples.updateBatch(manager, batchId, this.policy.editableCondition('s', caller), change);
+    return this.sampleWrites.updateBatch(manager, batchId, this.policy.editableCondition('s', caller), change);
   }
 
   /** POST /api/batches/{id}/submit-for-review/: drafts → pending-review; any draft without coordinates blocks all. */

@@ -11,8 +11,9 @@ import { IgsnService } from '../../samples/igsn.service';
 import { SampleAccessPolicy, SampleCaller } from '../../samples/sample-access.policy';
 import { Sample, StoreStatus } from '../../samples/sample.entity';
 import { SampleReferenceLookups, SampleReferences } from '../../samples/sample-references';
-import { SampleRepository } from '../../samples/sample.repository';
-import { ResolvedWrite, SamplesService } from '../../samples/samples.service';
+import { SampleWriteRepository } from '../../samples/sample-write.repository';
+import { ResolvedWrite } from '../../samples/write/sample-write.context';
+import { SampleWriter } from '../../samples/write/sample-writer';
 import { ObjectTypeResolver } from '../../vocabularies/object-type.resolver';
 import { BatchHistory } from '../batch-history.entity';
 import { BatchHistoryRepository } from '../batch-history.repository';
@@ -33,8 +34,8 @@ export interface BatchImportTools {
   batches: BatchHistoryRepository;
   jobs: BackgroundJobsService;
   /** The samples' write pipeline (prepare, mint, insert, update). */
-  writer: SamplesService;
-  sampleRows: SampleRepository;
+  writer: SampleWriter;
+  sampleWrites: SampleWriteRepository;
   references: SampleReferences;
   igsn: IgsnService;
   policy: SampleAccessPolicy;
@@ -118,7 +119,7 @@ export class BatchImport {
     this.status = batch.saveAsDraft ? 'draft' : 'pending-review';
     this.defaults = batchRowDefaults(workbook.metadata, job.payload);
     this.refs = tools.references.memoized();
-    this.parents = new BatchParentLinks(tools.igsn, tools.sampleRows, tools.policy);
+    this.parents = new BatchParentLinks(tools.igsn, tools.sampleWrites, tools.policy);
     this.checks = tools.newRowChecks(workbook.rowCount);
   }
 
@@ -133,7 +134,7 @@ export class BatchImport {
       const parentLinks = await this.parents.resolve(manager, this.caller, this.tools.clock.now(), this.errorsByRow);
       this.rejectIfAnyRowFailed();
       for (const update of this.updates) await this.tools.writer.applyUpdate(manager, update.sample, update.write);
-      await this.tools.sampleRows.setParents(manager, parentLinks);
+      await this.tools.sampleWrites.setParents(manager, parentLinks);
       await this.recordResults();
     });
   }
@@ -152,7 +153,7 @@ export class BatchImport {
    * anywhere in the file are never minted for another row, though not stored yet.
    */
   private async resolveExistingSamples(): Promise<void> {
-    const { igsn, sampleRows } = this.tools;
+    const { igsn, sampleWrites } = this.tools;
     const supplied = [
       ...new Set(
         this.workbook.igsnCells
@@ -162,7 +163,7 @@ export class BatchImport {
     ];
     this.mintOptions = { avoid: new Set(supplied) };
     if (!supplied.length) return;
-    const found = await sampleRows.lockByIgsns(this.manager, supplied);
+    const found = await sampleWrites.lockByIgsns(this.manager, supplied);
     this.existing = new Map(found.map((sample) => [sample.igsn, sample]));
   }
 
@@ -263,9 +264,8 @@ export class BatchImport {
 
   private async prepareNewRow(row: CheckedNewRow): Promise<void> {
     const write = await this.tools.writer.prepareNew(row.dto, this.caller, this.status, this.manager, {
+      channel: 'batch',
       references: this.refs,
-      mint: false,
-      checkSuppliedIgsn: false,
     });
     row.write = write;
     const supplied = write.columns.igsn;
@@ -302,6 +302,7 @@ export class BatchImport {
     this.claims.claimName(dto.name ?? sample.name, rowNumber);
     this.claims.claimExternalId(dto.external_sample_id ?? sample.externalSampleId, rowNumber);
     const write = await this.tools.writer.prepareUpdate(sample, dto, this.caller, this.manager, {
+      channel: 'batch',
       references: this.refs,
       completeReservedAs: this.status,
     });

@@ -1,4 +1,4 @@
-import { ResolvedWrite } from '../../samples/samples.service';
+import { ResolvedWrite } from '../../samples/write/sample-write.context';
 import { BatchTally } from './batch-tally';
 
 const write = (igsn: string, objectTypeId: number, registryCode: string): ResolvedWrite => ({

@@ -1,4 +1,4 @@
-import { ResolvedWrite } from '../../samples/samples.service';
+import { ResolvedWrite } from '../../samples/write/sample-write.context';
 
 /** The new samples a batch has inserted so far: how many, the first and last IGSN, what they share. */
 export class BatchTally {

@@ -13,7 +13,7 @@ export const MAX_DUPLICATE_IGSNS = 1000;
 /**
  * POST /api/samples/{igsn}/deactivate/: our `{reason, comment}` or SESAR2's `{deactivate_reason,
  * other_reason, duplicate_igsns}`. One of `reason` and `deactivate_reason` is required
- * (SamplesService.deactivate checks it, and what SESAR2's shape requires beside each reason).
+ * (SampleDeactivation checks it, and what SESAR2's shape requires beside each reason).
  */
 export class SampleDeactivationDto {
   @ApiPropertyOptional({ enum: DEACTIVATE_REASONS, example: 'duplicate igsn' })

@@ -3,7 +3,7 @@ import { AuthenticatedUser } from '../../../core/auth/authenticated-user';
 import { Clock } from '../../../core/clock';
 import { IgsnService } from '../igsn.service';
 import { SampleAccessPolicy, SampleCaller } from '../sample-access.policy';
-import { SamplesService } from '../samples.service';
+import { SampleReader } from '../sample-reader';
 import {
   LINEAGE_DEFAULT_DEPTH,
   LINEAGE_MAX_NODES,
@@ -23,7 +23,7 @@ import { LineageRow, SampleLineageRepository } from './sample-lineage.repository
 export class SampleLineageService {
   constructor(
     private readonly lineage: SampleLineageRepository,
-    private readonly samples: SamplesService,
+    private readonly reader: SampleReader,
     private readonly policy: SampleAccessPolicy,
     private readonly igsn: IgsnService,
     private readonly clock: Clock,
@@ -34,7 +34,7 @@ export class SampleLineageService {
     options: { direction?: LineageDirection; depth?: number },
     user: AuthenticatedUser | undefined,
   ): Promise<SampleLineage> {
-    const root = await this.samples.findVisibleRow(igsnValue, user);
+    const root = await this.reader.findVisibleRow(igsnValue, user);
     const caller = await this.policy.caller(user);
     const direction = options.direction ?? 'both';
     const depth = options.depth ?? LINEAGE_DEFAULT_DEPTH;

@@ -20,7 +20,7 @@ import { IgsnService } from '../igsn.service';
 import { ApiIgsnPath } from '../igsn-path.openapi';
 import { SampleAccessPolicy } from '../sample-access.policy';
 import { accessFacts } from '../sample.mapper';
-import { SamplesService } from '../samples.service';
+import { SampleReader } from '../sample-reader';
 import { qrCodePng, qrCodeSvg, sampleResolvableUrl } from './sample-qr-code';
 
 type IgsnParams = { igsn?: string; prefix?: string; suffix?: string };
@@ -41,7 +41,7 @@ const DESCRIPTION =
 @Controller('samples')
 export class SampleQrController {
   constructor(
-    private readonly samples: SamplesService,
+    private readonly reader: SampleReader,
     private readonly igsn: IgsnService,
     private readonly clock: Clock,
     @InjectAppConfig() private readonly config: AppConfig,
@@ -94,7 +94,7 @@ export class SampleQrController {
 
   /** The address to encode, after fetch's visibility check; sets the caching headers. */
   private async target(params: IgsnParams, req: Request, res: Response, user?: AuthenticatedUser): Promise<string> {
-    const row = await this.samples.findVisibleRow(igsnOf(params), user);
+    const row = await this.reader.findVisibleRow(igsnOf(params), user);
     const isPublic = SampleAccessPolicy.isPublic(accessFacts(row), this.clock.now());
     res.setHeader('Cache-Control', isPublic ? 'public, max-age=86400' : 'private, no-store');
     return sampleResolvableUrl(this.igsn.toDoi(row.igsn), this.config, publicBaseUrl(this.config.publicUrl, req));

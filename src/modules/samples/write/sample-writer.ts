@@ -1,0 +1,373 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { AuthenticatedUser } from '../../../core/auth/authenticated-user';
+import { Clock } from '../../../core/clock';
+import { ApiError } from '../../../core/http/api-error';
+import { CreateSampleDto, UpdateSampleDto } from '../dto/sample-write.dto';
+import { SampleDto } from '../dto/sample.dto';
+import { IgsnMinter, MintOptions } from '../igsn-minter';
+import { IgsnService } from '../igsn.service';
+import { RelatedResourceRepository } from '../related-resources/related-resource.repository';
+import { SampleAccessPolicy, SampleCaller } from '../sample-access.policy';
+import { withCanonicalFieldNames } from '../sample-field-aliases';
+import { SampleReader } from '../sample-reader';
+import { SampleReferenceLookups, SampleReferences } from '../sample-references';
+import { SampleRecord, SampleWriteRepository, isUniqueViolation, takenIgsnOf } from '../sample-write.repository';
+import { Sample, StoreStatus } from '../sample.entity';
+import { SampleFieldResolver } from './sample-field-resolver';
+import { CHANNEL_RULES, JSON_WRITE, ResolvedWrite, SampleWriteContext } from './sample-write.context';
+import { SampleWriteConflicts } from './sample-write-conflicts';
+import {
+  completedReservation,
+  publishedDraft,
+  refuseImmutableChanges,
+  refuseIncompleteNewSample,
+  withAppended,
+} from './sample-write-rules';
+
+/** How often an insert whose minted IGSN was taken meanwhile is tried with freshly minted ones. */
+const MINT_ATTEMPTS = 5;
+
+/** A record's values under the columns' database names (NULL for a column it leaves unset). */
+function rowOf(record: object, columns: ColumnMetadata[]): SampleRecord {
+  const values = record as Record<string, unknown>;
+  return Object.fromEntries(columns.map((column) => [column.databaseName, values[column.propertyName] ?? null]));
+}
+
+/**
+ * The one write pipeline of samples — prepare → resolve references → mint → insert or update — for
+ * the JSON API, legacy XML and batches (single and bulk) alike. The channels differ only in the
+ * SampleWriteContext they pass; a bulk write calls the steps itself (prepareNew, mintInto,
+ * withFreshMints, insertMany, prepareUpdate, applyUpdate) inside its own transaction.
+ */
+@Injectable()
+export class SampleWriter {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sampleWrites: SampleWriteRepository,
+    private readonly relatedResourcesRepository: RelatedResourceRepository,
+    private readonly fields: SampleFieldResolver,
+    private readonly conflicts: SampleWriteConflicts,
+    private readonly reader: SampleReader,
+    private readonly policy: SampleAccessPolicy,
+    private readonly igsnService: IgsnService,
+    private readonly minter: IgsnMinter,
+    private readonly references: SampleReferences,
+    private readonly clock: Clock,
+  ) {}
+
+  /** POST /api/samples/ (and legacy XML's register): publishes unless `is_draft: true`. */
+  async register(dto: CreateSampleDto, user: AuthenticatedUser, context = JSON_WRITE): Promise<SampleDto> {
+    if (!user.uploadPermission && !user.isStaff && !user.isAdmin) {
+      throw ApiError.forbidden('Registering samples requires upload permission.');
+    }
+    const caller = (await this.policy.caller(user)) as SampleCaller;
+    const status: StoreStatus = dto.is_draft ? 'draft' : 'published';
+    const id = await this.dataSource
+      .transaction(async (manager) => {
+        const write = await this.prepareNew(dto, caller, status, manager, context);
+        return this.insert(manager, write, { minted: dto.igsn === undefined });
+      })
+      .catch(async (error: unknown) => {
+        throw await this.conflicts.externalIdViolation(error, user.userId, dto.external_sample_id);
+      });
+    return this.reader.readForCaller(id, caller);
+  }
+
+  /** PATCH /api/samples/{igsn}/ (and legacy XML's update): lists sent replace lists; igsn and registry_code cannot change. */
+  async update(
+    igsnValue: string,
+    dto: UpdateSampleDto,
+    user: AuthenticatedUser,
+    context = JSON_WRITE,
+  ): Promise<SampleDto> {
+    const caller = (await this.policy.caller(user)) as SampleCaller;
+    let owner: { id: number; userOwnerId: number | null } | undefined;
+    const id = await this.dataSource
+      .transaction(async (manager) => {
+        const sample = await this.lockEditable(manager, igsnValue, caller);
+        owner = { id: sample.id, userOwnerId: sample.userOwnerId };
+        await this.applyUpdate(manager, sample, await this.prepareUpdate(sample, dto, caller, manager, context));
+        return sample.id;
+      })
+      .catch(async (error: unknown) => {
+        throw await this.conflicts.externalIdViolation(
+          error,
+          owner?.userOwnerId ?? null,
+          dto.external_sample_id,
+          owner?.id,
+        );
+      });
+    return this.reader.readForCaller(id, caller);
+  }
+
+  /** Locks the sample for a change the caller must be allowed to make (404 unseen, 403 seen but not editable). */
+  async lockEditable(manager: EntityManager, igsnValue: string, caller: SampleCaller): Promise<Sample> {
+    const suffix = this.igsnService.parse(igsnValue);
+    const sample = suffix ? await this.sampleWrites.lockByIgsn(manager, suffix) : null;
+    if (!sample || !this.policy.canView(sample, caller, this.clock.now())) throw ApiError.notFound('Sample not found.');
+    if (!this.policy.canEdit(sample, caller)) throw ApiError.forbidden('You may not edit this sample.');
+    return sample;
+  }
+
+  /**
+   * Prepares a register body into the columns of a new sample in `status`: its registry code, its
+   * references resolved, the rules of a new sample checked, its IGSN checked or minted (a batch
+   * mints and checks for all its rows at once instead).
+   */
+  async prepareNew(
+    dto: CreateSampleDto,
+    caller: SampleCaller,
+    status: StoreStatus,
+    manager: EntityManager,
+    context: SampleWriteContext = JSON_WRITE,
+  ): Promise<ResolvedWrite> {
+    dto = withCanonicalFieldNames(dto);
+    const refs = this.referencesOf(context);
+    const { code, teamOwnerId } = await this.registryCodeOf(dto, caller, manager, refs);
+    const resolved = await this.resolveReferences(dto, caller, manager, undefined, context);
+    if (resolved.columns.externalSampleId) {
+      await this.conflicts.refuseTakenExternalId(manager, caller.user.userId, resolved.columns.externalSampleId);
+    }
+    refuseIncompleteNewSample(resolved.columns, status);
+    const suffix = await this.igsnOfNew(dto, code, manager, context);
+    const now = this.clock.now();
+    return {
+      ...resolved,
+      columns: {
+        ...resolved.columns,
+        igsn: suffix,
+        registryCode: code,
+        metadataStoreStatus: status,
+        publishDate: resolved.columns.publishDate ?? (status === 'published' ? now : null),
+        userOwnerId: caller.user.userId,
+        teamOwnerId,
+        createdBy: caller.user.userId,
+        createdAt: now,
+        updatedAt: now,
+        ...this.legacyColumns(context),
+      },
+    };
+  }
+
+  /**
+   * Prepares a partial update of `sample` (which the caller may edit) into the columns to set:
+   * appended text joined, what may not change refused, references resolved, and the store state
+   * the write moves the sample to (a reserved sample completed, a draft published).
+   */
+  async prepareUpdate(
+    sample: Sample,
+    dto: UpdateSampleDto,
+    caller: SampleCaller,
+    manager: EntityManager,
+    context: SampleWriteContext = JSON_WRITE,
+  ): Promise<ResolvedWrite> {
+    if (context.channel === 'xml' && context.append) dto = withAppended(sample, dto, context.append);
+    dto = withCanonicalFieldNames(dto);
+    refuseImmutableChanges(sample, dto, dto.igsn === undefined ? undefined : this.igsnService.parse(dto.igsn));
+    const resolved = await this.resolveReferences(dto, caller, manager, sample, context);
+    const now = this.clock.now();
+    const columns: Partial<Sample> = { ...resolved.columns, updatedAt: now, ...this.legacyColumns(context) };
+    const externalId = columns.externalSampleId;
+    if (externalId && externalId !== sample.externalSampleId && sample.userOwnerId !== null) {
+      await this.conflicts.refuseTakenExternalId(manager, sample.userOwnerId, externalId, sample.id);
+    }
+    Object.assign(columns, this.storeStateChange(sample, dto, columns, context, now));
+    return { ...resolved, columns };
+  }
+
+  /** Writes a prepared update; a collectors list that was sent replaces the stored one. */
+  async applyUpdate(manager: EntityManager, sample: Sample, write: ResolvedWrite): Promise<void> {
+    await this.sampleWrites.update(manager, sample.id, write.columns, write.collectorIds);
+    if (write.relatedResourceIds !== undefined) {
+      await this.relatedResourcesRepository.replaceSampleLinks(manager, sample.id, write.relatedResourceIds);
+    }
+  }
+
+  /**
+   * Runs `insert` (of samples among which `minted` got minted IGSNs) under a savepoint. The minter
+   * skips IGSNs already stored, but one supplied by a registration that commits between minting and
+   * inserting collides: then the insert is rolled back to the savepoint and the minted writes get
+   * new IGSNs, up to MINT_ATTEMPTS times.
+   */
+  async withFreshMints<T>(
+    manager: EntityManager,
+    minted: ResolvedWrite[],
+    insert: (manager: EntityManager) => Promise<T>,
+    options: MintOptions = {},
+  ): Promise<T> {
+    if (!minted.length) return insert(manager);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await manager.transaction(insert); // a savepoint inside the caller's transaction
+      } catch (error) {
+        if (attempt >= MINT_ATTEMPTS || !isUniqueViolation(error, 'uq_sample_igsn')) throw error;
+        // A supplied IGSN that is taken stays an error: minting again would not help.
+        const taken = takenIgsnOf(error);
+        if (taken !== undefined && !minted.some((write) => write.columns.igsn === taken)) throw error;
+        await this.mintInto(manager, minted, options);
+      }
+    }
+  }
+
+  /** Mints an IGSN into each write, in one block per registry code. */
+  async mintInto(manager: EntityManager, writes: ResolvedWrite[], options: MintOptions = {}): Promise<void> {
+    const byCode = new Map<string, ResolvedWrite[]>();
+    for (const write of writes) {
+      const code = write.columns.registryCode as string;
+      byCode.set(code, [...(byCode.get(code) ?? []), write]);
+    }
+    for (const [code, group] of byCode) {
+      const minted = await this.minter.mint(manager, code, group.length, options);
+      group.forEach((write, index) => {
+        write.columns.igsn = minted[index];
+      });
+    }
+  }
+
+  /**
+   * Inserts many prepared samples in one statement, with their collectors in a second; returns the
+   * new ids in input order. For batch registration and reservations.
+   */
+  async insertMany(manager: EntityManager, writes: ResolvedWrite[], extra: Partial<Sample> = {}): Promise<number[]> {
+    if (!writes.length) return [];
+    const now = this.clock.now();
+    const records = writes.map((write) => ({
+      materialTypes: [],
+      otherNames: [],
+      relatedResources: [],
+      isDeactivated: false,
+      createdAt: now,
+      updatedAt: now,
+      ...write.columns,
+      ...extra,
+    }));
+    const columns = this.columnsOf(manager, records);
+    const rows: SampleRecord[] = records.map((record) => rowOf(record, columns));
+    const idOf = await this.sampleWrites.insertMany(
+      manager,
+      rows,
+      columns.map((column) => column.databaseName),
+    );
+    // RETURNING order is not guaranteed: rows are matched back by their (unique) IGSN.
+    const ids = records.map((record) => idOf.get(record.igsn as string) as number);
+    await this.sampleWrites.insertCollectors(
+      manager,
+      writes.map((write, index) => ({ sampleId: ids[index], collectorIds: write.collectorIds ?? [] })),
+    );
+    for (const [index, write] of writes.entries()) {
+      await this.relatedResourcesRepository.link(manager, [ids[index]], write.relatedResourceIds ?? []);
+    }
+    return ids;
+  }
+
+  /**
+   * Inserts one prepared sample with its collectors. A supplied IGSN taken meanwhile (a race) is a
+   * 409; a `minted` one is minted again (the body asked for none, so it gets no 409), up to
+   * MINT_ATTEMPTS times.
+   */
+  private async insert(manager: EntityManager, write: ResolvedWrite, options: { minted: boolean }): Promise<number> {
+    for (let attempt = 1; ; attempt++) {
+      // Columns left undefined are left out, so the table's defaults apply to them.
+      const given = Object.fromEntries(Object.entries(write.columns).filter(([, value]) => value !== undefined));
+      const row = rowOf(given, this.columnsOf(manager, [given]));
+      const id = await this.sampleWrites.insertOne(manager, row, write.collectorIds ?? []);
+      if (id !== undefined) {
+        await this.relatedResourcesRepository.link(manager, [id], write.relatedResourceIds ?? []);
+        return id;
+      }
+      if (!options.minted || attempt >= MINT_ATTEMPTS) throw this.conflicts.duplicateIgsn(write.columns.igsn ?? '');
+      await this.mintInto(manager, [write]);
+    }
+  }
+
+  /** The sample columns (but the id) that any of `records` sets, by property name. */
+  private columnsOf(manager: EntityManager, records: object[]): ColumnMetadata[] {
+    const names = new Set(records.flatMap((record) => Object.keys(record)));
+    return manager.connection
+      .getMetadata(Sample)
+      .columns.filter((column) => names.has(column.propertyName) && column.propertyName !== 'id');
+  }
+
+  /** The lookups a write resolves its references with: a batch's memoized copy, or the shared ones. */
+  private referencesOf(context: SampleWriteContext): SampleReferenceLookups {
+    return context.channel === 'batch' ? context.references : this.references;
+  }
+
+  /** The registry code a new sample is registered under (the caller's when none is sent) and its team. */
+  private async registryCodeOf(
+    dto: CreateSampleDto,
+    caller: SampleCaller,
+    manager: EntityManager,
+    refs: SampleReferenceLookups,
+  ): Promise<{ code: string; teamOwnerId: number | null }> {
+    if (dto.registry_code && dto.sesar_code && dto.registry_code.toUpperCase() !== dto.sesar_code.toUpperCase()) {
+      throw ApiError.invalidField('registry_code', 'registry_code and sesar_code disagree; send one');
+    }
+    return refs.registryCode(dto.registry_code ?? dto.sesar_code, caller, manager);
+  }
+
+  /** The "resolve references" step, with the channel's rule on deprecated material types. */
+  private async resolveReferences(
+    dto: UpdateSampleDto,
+    caller: SampleCaller,
+    manager: EntityManager,
+    existing: Sample | undefined,
+    context: SampleWriteContext,
+  ): Promise<ResolvedWrite> {
+    const refs = this.referencesOf(context);
+    const resolved = await this.fields.resolve(dto, caller, manager, existing, refs);
+    if (!CHANNEL_RULES[context.channel].allowsRetiredMaterialTypes) {
+      await this.fields.refuseRetiredMaterialTypes(dto, existing, refs, manager);
+    }
+    return resolved;
+  }
+
+  /**
+   * The "mint" step of a new sample: a supplied IGSN parsed and checked (outside another code's
+   * namespace, not registered yet), or one minted — each where the channel does it per sample.
+   */
+  private async igsnOfNew(
+    dto: CreateSampleDto,
+    code: string,
+    manager: EntityManager,
+    context: SampleWriteContext,
+  ): Promise<string | undefined> {
+    const rules = CHANNEL_RULES[context.channel];
+    if (dto.igsn === undefined) {
+      // Unchecked: an IGSN taken already makes insert() mint again, with the check.
+      return rules.mintsEachSample ? (await this.minter.mint(manager, code, 1, { unchecked: true }))[0] : undefined;
+    }
+    const suffix = this.igsnService.parseSupplied(dto.igsn, code);
+    const claimant = await this.minter.namespaceClaimant(manager, code, suffix);
+    if (claimant) throw ApiError.invalidField('igsn', `lies in the namespace of registry code ${claimant}`);
+    if (rules.checksSuppliedIgsn && (await this.sampleWrites.igsnExists(manager, suffix))) {
+      throw this.conflicts.duplicateIgsn(suffix);
+    }
+    return suffix;
+  }
+
+  /** What legacy XML keeps on the sample beside the JSON fields: the SESAR 1.0 sample type. */
+  private legacyColumns(context: SampleWriteContext): Partial<Sample> {
+    if (context.channel !== 'xml' || context.legacySampleType === undefined) return {};
+    return { legacySampleType: context.legacySampleType };
+  }
+
+  /** The store state an update moves the sample to: a reserved sample completed, a draft published. */
+  private storeStateChange(
+    sample: Sample,
+    dto: UpdateSampleDto,
+    columns: Partial<Sample>,
+    context: SampleWriteContext,
+    now: Date,
+  ): Partial<Sample> {
+    if (sample.metadataStoreStatus === 'reserved') {
+      const completeAs = context.channel === 'batch' ? context.completeReservedAs : undefined;
+      return completedReservation(sample, columns, dto.is_draft === true || completeAs === 'draft', completeAs, now);
+    }
+    if (dto.is_draft === false && sample.metadataStoreStatus === 'draft') return publishedDraft(sample, columns, now);
+    return {};
+  }
+}

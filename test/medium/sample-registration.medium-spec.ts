@@ -1,0 +1,120 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { AuthenticatedUser } from '../../src/core/auth/authenticated-user';
+import { createValidationPipe } from '../../src/core/http/validation';
+import { AccountsService } from '../../src/modules/accounts/accounts.service';
+import { CreateSampleDto } from '../../src/modules/samples/dto/sample-write.dto';
+import { SampleDto } from '../../src/modules/samples/dto/sample.dto';
+import { SampleWriter } from '../../src/modules/samples/write/sample-writer';
+import { IgsnService, formatMintedSuffix } from '../../src/modules/samples/igsn.service';
+import { createRegistrant, uniqueOrcid } from '../support/auth';
+import { createMediumContext } from '../support/medium';
+
+/**
+ * The figure reached, transaction control included (BEGIN, COMMIT): it may only go down. It was 24
+ * (23 for a request, whose user comes with its teams) before object types, terms, countries and
+ * deprecated material types were kept in memory, the sample went in with its collectors in one
+ * statement without a savepoint, and a single sample's IGSN was minted without looking for a taken
+ * one first. What is left: the registry code (2), the archive (2) and the collector by ORCID iD
+ * (5), minting, the insert, and the answer's read. The target is 4.
+ */
+const STATEMENT_BUDGET = 14;
+
+/**
+ * One registration on the real database. What it costs (issue 23 §3): the statements
+ * SampleWriter.register sends when every reference it names (object type, vocabulary terms, country,
+ * a collector by ORCID iD, an archive) is already stored. Only statements sent from the
+ * registration's own asynchronous context are counted, so nothing else the process does at the same
+ * moment changes the figure. And what its optimistic minting must still guarantee.
+ */
+describe('registering one sample (SampleWriter.register)', () => {
+  let app: INestApplicationContext;
+  let user: AuthenticatedUser;
+  let code: string;
+  const orcid = uniqueOrcid();
+  const validation = createValidationPipe();
+  const measuring = new AsyncLocalStorage<string[]>();
+  const query = Client.prototype.query;
+
+  beforeAll(async () => {
+    app = await createMediumContext();
+    const registrant = await createRegistrant(app);
+    code = registrant.code;
+    // With its teams, as the bearer-token check gives the user to a request.
+    const acting = (await app.get(AccountsService).actingUser(registrant.userId)) as AuthenticatedUser;
+    user = { ...acting, teams: [] };
+    // Every statement goes through a pg Client; the ones sent on behalf of a measured call are noted.
+    (Client.prototype as { query: unknown }).query = function (this: Client, ...args: unknown[]): unknown {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
+      measuring.getStore()?.push(String(text).replace(/\s+/g, ' ').slice(0, 120));
+      return (query as (...values: unknown[]) => unknown).apply(this, args);
+    };
+  });
+
+  afterAll(async () => {
+    Client.prototype.query = query;
+    await app.close();
+  });
+
+  async function body(): Promise<CreateSampleDto> {
+    return (await validation.transform(
+      {
+        registry_code: code,
+        name: `sample-${randomUUID().slice(0, 8)}`,
+        object_type: 'Core',
+        latitude: 53.3,
+        longitude: -6.2,
+        country: 'ie',
+        general_material_type: 'rock',
+        material_types: ['Igneous>Plutonic'],
+        collectors: [{ individual: { label: 'Marie Tharp', individual_uri: orcid } }],
+        current_archive: { label: 'Statement Count Repository' },
+      },
+      { type: 'body', metatype: CreateSampleDto },
+    )) as CreateSampleDto;
+  }
+
+  /** Registers one sample; returns what it answered and the statements it sent. */
+  async function registerMeasured(): Promise<{ sample: SampleDto; statements: string[] }> {
+    const dto = await body();
+    const statements: string[] = [];
+    const sample = await measuring.run(statements, () => app.get(SampleWriter).register(dto, user));
+    return { sample, statements };
+  }
+
+  it('sends no more statements than the budget when every named reference is known', async () => {
+    const first = await registerMeasured(); // stores the collector and the archive
+    const { sample, statements } = await registerMeasured();
+    // Beyond the budget, the failure lists the statements past it.
+    expect(statements.slice(STATEMENT_BUDGET)).toEqual([]);
+    expect(sample).toMatchObject({
+      object_type: 'Core',
+      country: 'IE',
+      general_material_type: 'Rock',
+      material_types: ['Igneous>Plutonic'],
+      current_archive: { id: first.sample.current_archive?.id },
+      collectors: [{ individual: { label: 'Marie Tharp', individual_uri: orcid } }],
+    });
+    expect(sample.collectors[0].id).toBe(first.sample.collectors[0].id);
+  });
+
+  it('mints past an IGSN supplied ahead of the counter: no 409 for a body that sent none', async () => {
+    const other = await createRegistrant(app);
+    const acting = (await app.get(AccountsService).actingUser(other.userId)) as AuthenticatedUser;
+    const owner = { ...acting, teams: [] };
+    const writer = app.get(SampleWriter);
+    const igsn = app.get(IgsnService);
+    const supplied = formatMintedSuffix(other.code, 1); // the value the counter hands out next
+    const dto = async (extra: object) =>
+      (await validation.transform(
+        { registry_code: other.code, name: `minted-${randomUUID().slice(0, 8)}`, object_type: 'Core', ...extra },
+        { type: 'body', metatype: CreateSampleDto },
+      )) as CreateSampleDto;
+    const first = await writer.register(await dto({ igsn: supplied, is_draft: true }), owner);
+    expect(first.igsn).toBe(igsn.toDoi(supplied));
+    const minted = await writer.register(await dto({ latitude: 1, longitude: 2 }), owner);
+    expect(minted.igsn).toBe(igsn.toDoi(formatMintedSuffix(other.code, 2)));
+  });
+});
