@@ -5,6 +5,8 @@ import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { AppConfig } from '../config/app-config';
 import { expressTrustProxy } from '../config/trust-proxy';
+import { ReadRoutingInterceptor, readContextWithoutStandbys } from '../database/read-replicas/read-routing.interceptor';
+import { ReadRouting } from '../database/read-replicas/read-routing.service';
 import { httpMetricsMiddleware } from '../metrics/http-metrics.middleware';
 import { Metrics } from '../metrics/metrics';
 import { metricsSource } from '../metrics/cluster-metrics';
@@ -86,6 +88,13 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   for (const parser of bodyParsers(config, RAW_BODY_PATHS)) express.use(parser);
   express.use(refuseNulCharacters);
   express.setGlobalPrefix(API_PREFIX, { exclude: [...LEGACY_PATHS, OAI_PATH] });
+  // With standbys, an interceptor (after the guards: it knows the caller) runs the handler in its read
+  // context. Without, the caller makes no difference and a middleware sets the context: a route with
+  // no interceptor skips Nest's interceptor chain (an rxjs pipeline and two AsyncResource bindings).
+  // From the configuration, not ReadRouting.enabled: the OpenAPI writer builds the app in preview mode.
+  const routing = app.get(ReadRouting);
+  if (config.database.readUrls.length > 0) app.useGlobalInterceptors(new ReadRoutingInterceptor(routing));
+  else express.use(readContextWithoutStandbys(routing));
 
   const document = buildOpenApiDocument(app);
   app.get(OpenApiDocumentHolder).set(document);
