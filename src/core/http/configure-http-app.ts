@@ -2,7 +2,6 @@ import { INestApplication } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
-import helmet from 'helmet';
 import { AppConfig } from '../config/app-config';
 import { expressTrustProxy } from '../config/trust-proxy';
 import { ReadRoutingInterceptor, readContextWithoutStandbys } from '../database/read-replicas/read-routing.interceptor';
@@ -17,6 +16,7 @@ import { bodyParsers } from './body-parsers';
 import { refuseNulCharacters } from './hostile-input';
 import { PUBLIC_URL_SETTING } from './public-address';
 import { requestIdMiddleware } from './request-id.middleware';
+import { securityHeaders } from './security-headers';
 
 export const API_PREFIX = 'api';
 /** Deprecated v1 XML paths that live outside /api/. */
@@ -66,7 +66,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
       });
   }
   express.use(
-    helmet({
+    securityHeaders({
       // Swagger UI needs inline styles and images from data: URLs.
       contentSecurityPolicy: {
         directives: { 'img-src': ["'self'", 'data:'], 'style-src': ["'self'", "'unsafe-inline'"] },
