@@ -6,9 +6,9 @@ import { formatNumber, markdownTable } from './markdown';
  * and by total time, and self time by package, optionally within a time window (the bench records
  * when each measured run started and ended, on the same monotonic clock as the profile's timestamps).
  *
- *   node -r ts-node/register/transpile-only bench/lib/cpu-profile.ts <file.cpuprofile> [window label] [top]
+ *   node -r ts-node/register/transpile-only bench/lib/cpu-profile.ts <file.cpuprofile> [--window <label>] [--top <n>]
  *
- * With a window label (a substring of a label in the `windows.json` beside the profile), only the
+ * With --window (a substring of a label in the `windows.json` beside the profile), only the
  * samples taken during that measured run count; without, the whole profile.
  */
 
@@ -159,8 +159,14 @@ export function profileTables(summary: ProfileSummary, top = 10, requests?: numb
 }
 
 function main(argv: string[]): void {
-  const [file, label, topText] = argv;
-  if (!file) throw new Error('usage: cpu-profile.ts <file.cpuprofile> [window label] [top]');
+  const option = (name: string) => {
+    const at = argv.indexOf(name);
+    return at >= 0 ? argv.splice(at, 2)[1] : undefined;
+  };
+  const label = option('--window');
+  const topText = option('--top');
+  const [file] = argv;
+  if (!file) throw new Error('usage: cpu-profile.ts <file.cpuprofile> [--window <label>] [--top <n>]');
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   let window: ProfileWindow | undefined;
   if (label) {
