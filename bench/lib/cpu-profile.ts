@@ -9,7 +9,8 @@ import { formatNumber, markdownTable } from './markdown';
  *   node -r ts-node/register/transpile-only bench/lib/cpu-profile.ts <file.cpuprofile> [--window <label>] [--top <n>]
  *
  * With --window (a substring of a label in the `windows.json` beside the profile), only the
- * samples taken during that measured run count; without, the whole profile.
+ * samples taken during that measured run count; without, the whole profile. With --before, self time
+ * by package of an earlier profile (the same window label) beside this one's, as shares of busy time.
  */
 
 interface CallFrame {
@@ -158,15 +159,23 @@ export function profileTables(summary: ProfileSummary, top = 10, requests?: numb
   ].join('\n');
 }
 
-function main(argv: string[]): void {
-  const option = (name: string) => {
-    const at = argv.indexOf(name);
-    return at >= 0 ? argv.splice(at, 2)[1] : undefined;
+/** Self time by package, as shares of the busy time, of an earlier profile beside a later one. */
+export function comparePackages(before: ProfileSummary, after: ProfileSummary, top = 10): string {
+  const share = (summary: ProfileSummary, name: string) => {
+    const ms = summary.packages.find((p) => p.name === name)?.selfMs ?? 0;
+    return (100 * ms) / Math.max(summary.busyMs, 1e-9);
   };
-  const label = option('--window');
-  const topText = option('--top');
-  const [file] = argv;
-  if (!file) throw new Error('usage: cpu-profile.ts <file.cpuprofile> [--window <label>] [--top <n>]');
+  const names = [...new Set([...before.packages, ...after.packages].map((p) => p.name))]
+    .map((name) => ({ name, before: share(before, name), after: share(after, name) }))
+    .sort((a, b) => Math.max(b.before, b.after) - Math.max(a.before, a.after))
+    .slice(0, top);
+  return markdownTable(
+    ['Package (self)', 'Before', 'After'],
+    names.map((row) => [row.name, `${row.before.toFixed(1)}%`, `${row.after.toFixed(1)}%`]),
+  );
+}
+
+function readSummary(file: string, label: string | undefined) {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   let window: ProfileWindow | undefined;
   if (label) {
@@ -175,8 +184,27 @@ function main(argv: string[]): void {
     window = windows.find((candidate) => candidate.label.includes(label));
     if (!window) throw new Error(`No window labelled like "${label}" in ${windowsFile}.`);
   }
-  const summary = summariseProfile(profile, window);
-  const tables = profileTables(summary, Number(topText ?? 10), window?.requests);
+  return { summary: summariseProfile(profile, window), window };
+}
+
+function main(argv: string[]): void {
+  const option = (name: string) => {
+    const at = argv.indexOf(name);
+    return at >= 0 ? argv.splice(at, 2)[1] : undefined;
+  };
+  const label = option('--window');
+  const top = Number(option('--top') ?? 10);
+  const beforeFile = option('--before');
+  const [file] = argv;
+  if (!file) {
+    throw new Error(
+      'usage: cpu-profile.ts <file.cpuprofile> [--window <label>] [--top <n>] [--before <earlier.cpuprofile>]',
+    );
+  }
+  const { summary, window } = readSummary(file, label);
+  const tables = beforeFile
+    ? comparePackages(readSummary(beforeFile, label).summary, summary, top)
+    : profileTables(summary, top, window?.requests);
   process.stdout.write(`${window ? `${window.label}\n\n` : ''}${tables}\n`);
 }
 
