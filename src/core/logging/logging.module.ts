@@ -35,6 +35,8 @@ export function requestLogFields(req: IncomingMessage, res: ServerResponse, dura
 export interface LogSettings {
   level: LevelWithSilentOrString;
   stream?: DestinationStream;
+  /** Standard output written asynchronously (production); otherwise each line is written before the call returns. */
+  asyncStdout?: boolean;
 }
 
 export const LOG_SETTINGS = Symbol('LOG_SETTINGS');
@@ -42,15 +44,16 @@ export const LOG_SETTINGS = Symbol('LOG_SETTINGS');
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 
 export function logSettings(config: AppConfig, stream?: DestinationStream): LogSettings {
-  return { level: config.log.level, stream };
+  return { level: config.log.level, stream, asyncStdout: config.nodeEnv === 'production' };
 }
 
 /** The id of the request being served (`X-Request-Id`), added to every line logged while serving it. */
 const requestIds = new AsyncLocalStorage<string>();
 
 /**
- * JSON lines through pino. Standard output is written asynchronously (pino flushes it on exit), so
- * a request never waits for a write to the terminal or the log collector's pipe.
+ * JSON lines through pino. In production standard output is written asynchronously (pino flushes
+ * it on exit), so a request never waits for a write to the log collector's pipe. Elsewhere it is
+ * synchronous: test processes (jest workers) exit at once, without a flush on exit to wait for.
  */
 export function createRootLogger(settings: LogSettings): Logger {
   return pino(
@@ -63,7 +66,7 @@ export function createRootLogger(settings: LogSettings): Logger {
       },
       serializers: { err: pino.stdSerializers.err },
     },
-    settings.stream ?? pino.destination({ dest: 1, sync: false }),
+    settings.stream ?? pino.destination({ dest: 1, sync: !settings.asyncStdout }),
   );
 }
 
