@@ -1,8 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AppConfig } from './core/config/app-config';
 import { CoreModule } from './core/core.module';
-import { ReadRoutingInterceptor } from './core/database/read-replicas/read-routing.interceptor';
 import { HealthModule } from './core/health/health.module';
 import { ContentTypeGuard } from './core/http/content-type.guard';
 import { HttpExceptionFilter } from './core/http/http-exception.filter';
@@ -21,8 +20,7 @@ export class ApiModule {
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
         { provide: APP_GUARD, useClass: ContentTypeGuard },
-        // After the guards: knows the caller, and runs the handler in its read context.
-        { provide: APP_INTERCEPTOR, useClass: ReadRoutingInterceptor },
+        // The read-routing interceptor is global only where standbys exist (configureHttpApp).
       ],
     };
   }

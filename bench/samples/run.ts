@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { INestApplicationContext } from '@nestjs/common';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Pool } from 'pg';
@@ -371,8 +371,13 @@ async function main(): Promise<void> {
   const entry = join(build.root, 'dist', 'src', 'main.js');
   const port = await freePort();
   log(`Starting the API on 127.0.0.1:${port}`);
+  if (settings.cpuProfileDir) {
+    await mkdir(settings.cpuProfileDir, { recursive: true });
+    log(`Profiling the API's CPU into ${settings.cpuProfileDir} (written when it stops)`);
+  }
   const api = await ApiProcess.start({
     entry,
+    nodeArgs: settings.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', settings.cpuProfileDir] : [],
     env: apiEnvironment(settings),
     port,
     readyPath: '/api/health/ready/',
@@ -447,12 +452,18 @@ async function main(): Promise<void> {
     registrant,
     hooks,
     log,
+    profileWindows: settings.cpuProfileDir ? [] : undefined,
   };
   const scenarios: ScenarioReport[] = [];
   const chosen = SCENARIOS.filter(({ name }) => settings.scenarios.includes(name));
   for (const [index, scenario] of chosen.entries()) {
     log(`\n(${index + 1}) ${scenario.title}`);
     scenarios.push(...(await scenario.run(env)));
+  }
+  if (settings.cpuProfileDir && env.profileWindows) {
+    const windowsFile = join(settings.cpuProfileDir, 'windows.json');
+    await writeFile(windowsFile, `${JSON.stringify(env.profileWindows, null, 2)}\n`);
+    log(`Measured windows for the profile: ${windowsFile} (bench/lib/cpu-profile.ts reads them)`);
   }
   log('\nQuery plans');
   const plans = await queryPlans(env);

@@ -1,6 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Pool } from 'pg';
 import { CpuShare, LoadHooks } from '../lib/cpu-monitor';
+import { ProfileWindow } from '../lib/cpu-profile';
 import { markdownTable } from '../lib/markdown';
 import { HttpLoadOptions, HttpLoadResult, runHttpLoad } from '../lib/http-load';
 import { LatencySummary, percentile } from '../lib/percentiles';
@@ -104,6 +105,8 @@ export interface ScenarioEnvironment {
   /** Wait for a quiet machine before each warm-up; watch CPU shares during each measured run. */
   hooks: LoadHooks;
   log: (line: string) => void;
+  /** With BENCH_CPU_PROFILE: the bounds of every measured API run, to cut the API's profile by. */
+  profileWindows?: ProfileWindow[];
 }
 
 /** Refuses figures built on failed requests: more than 1% non-2xx responses and connection errors. */
@@ -134,6 +137,25 @@ function describe(log: (line: string) => void, measurement: Measurement): void {
   );
 }
 
+const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
+
+/** Records when the measured part of a run starts and ends (the hooks' watch), on the profile's clock. */
+function profiled(hooks: LoadHooks | undefined, label: string, windows: ProfileWindow[]): LoadHooks {
+  return {
+    beforeWarmup: hooks?.beforeWarmup,
+    watch: () => {
+      const startMicros = monotonicMicros();
+      const inner = hooks?.watch?.();
+      return {
+        stop: async () => {
+          windows.push({ label, startMicros, endMicros: monotonicMicros() });
+          return inner?.stop();
+        },
+      };
+    },
+  };
+}
+
 /**
  * A scenario's measuring kit: HTTP and SQL runs with the environment's settings and hooks, each
  * logged and kept for the report as it completes.
@@ -156,7 +178,11 @@ function kit(env: ScenarioEnvironment) {
         Partial<Pick<HttpLoadOptions, 'url' | 'warmup' | 'hooks'>>,
       strict = true,
     ) => {
-      const result = await runHttpLoad({ url: env.apiUrl, hooks, ...timed, ...options });
+      const load = { url: env.apiUrl, hooks, ...timed, ...options };
+      if (env.profileWindows && load.url === env.apiUrl) load.hooks = profiled(load.hooks, label, env.profileWindows);
+      const result = await runHttpLoad(load);
+      const window = env.profileWindows?.find((candidate) => candidate.label === label);
+      if (window) window.requests = result.responses;
       if (strict) checkHttp(label, result);
       return { result, measurement: keep(measured(label, result)) };
     },

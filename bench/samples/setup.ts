@@ -1,5 +1,6 @@
 import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { resolve } from 'node:path';
 import { AppConfig, loadAppConfig } from '../../src/core/config/app-config';
 import { CoreModule } from '../../src/core/core.module';
 import { AccountsService } from '../../src/modules/accounts/accounts.service';
@@ -38,6 +39,13 @@ export interface BenchSettings {
    * every read on the primary. On one machine this measures the routing's overhead, not capacity.
    */
   standbyUrl: string | null;
+  /**
+   * BENCH_CPU_PROFILE=<dir>: the API runs with `--cpu-prof --cpu-prof-dir <dir>` (its profile is
+   * written when it stops) and the bench writes `<dir>/windows.json`, the bounds of every measured
+   * API run, for bench/lib/cpu-profile.ts. Profiling slows the API: figures of such a run are not
+   * the ones to report.
+   */
+  cpuProfileDir: string | null;
 }
 
 export const SCENARIO_NAMES = ['fetch', 'list', 'q', 'page2000', 'register', 'cold', 'count'] as const;
@@ -95,6 +103,7 @@ export function benchSettings(env: NodeJS.ProcessEnv = process.env): BenchSettin
     coldPageRequests: integer(env, 'BENCH_COLD_PAGE_REQUESTS', 5),
     loadConnections: integer(env, 'BENCH_LOAD_CONNECTIONS', 2),
     standbyUrl: flag(env, 'BENCH_READS_ON_STANDBY', false) ? standbyUrl(env, databaseUrl) : null,
+    cpuProfileDir: env.BENCH_CPU_PROFILE?.trim() ? resolve(env.BENCH_CPU_PROFILE.trim()) : null,
   };
 }
 

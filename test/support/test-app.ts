@@ -1,13 +1,12 @@
 import { INestApplication, Type } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
-import { PARAMS_PROVIDER_TOKEN } from 'nestjs-pino';
 import type { Writable } from 'node:stream';
 import { ApiModule } from '../../src/api.module';
 import { Clock } from '../../src/core/clock';
 import { AppConfig } from '../../src/core/config/app-config';
 import { configureHttpApp } from '../../src/core/http/configure-http-app';
-import { AppLogger, loggerParams } from '../../src/core/logging/logging.module';
+import { AppLogger, LOG_SETTINGS, logSettings } from '../../src/core/logging/logging.module';
 import { testConfig } from './test-environment';
 
 export interface TestAppOptions {
@@ -28,8 +27,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<INest
     controllers: options.controllers ?? [],
   });
   if (options.clock) builder.overrideProvider(Clock).useValue(options.clock);
-  if (options.logStream)
-    builder.overrideProvider(PARAMS_PROVIDER_TOKEN).useValue(loggerParams(config, options.logStream));
+  if (options.logStream) builder.overrideProvider(LOG_SETTINGS).useValue(logSettings(config, options.logStream));
   const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
   if (options.logStream) app.useLogger(app.get(AppLogger));

@@ -2,9 +2,10 @@ import { INestApplication } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
-import helmet from 'helmet';
 import { AppConfig } from '../config/app-config';
 import { expressTrustProxy } from '../config/trust-proxy';
+import { ReadRoutingInterceptor, readContextWithoutStandbys } from '../database/read-replicas/read-routing.interceptor';
+import { ReadRouting } from '../database/read-replicas/read-routing.service';
 import { httpMetricsMiddleware } from '../metrics/http-metrics.middleware';
 import { Metrics } from '../metrics/metrics';
 import { metricsSource } from '../metrics/cluster-metrics';
@@ -15,6 +16,7 @@ import { bodyParsers } from './body-parsers';
 import { refuseNulCharacters } from './hostile-input';
 import { PUBLIC_URL_SETTING } from './public-address';
 import { requestIdMiddleware } from './request-id.middleware';
+import { securityHeaders } from './security-headers';
 
 export const API_PREFIX = 'api';
 /** Deprecated v1 XML paths that live outside /api/. */
@@ -64,7 +66,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
       });
   }
   express.use(
-    helmet({
+    securityHeaders({
       // Swagger UI needs inline styles and images from data: URLs.
       contentSecurityPolicy: {
         directives: { 'img-src': ["'self'", 'data:'], 'style-src': ["'self'", "'unsafe-inline'"] },
@@ -86,6 +88,13 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   for (const parser of bodyParsers(config, RAW_BODY_PATHS)) express.use(parser);
   express.use(refuseNulCharacters);
   express.setGlobalPrefix(API_PREFIX, { exclude: [...LEGACY_PATHS, OAI_PATH] });
+  // With standbys, an interceptor (after the guards: it knows the caller) runs the handler in its read
+  // context. Without, the caller makes no difference and a middleware sets the context: a route with
+  // no interceptor skips Nest's interceptor chain (an rxjs pipeline and two AsyncResource bindings).
+  // From the configuration, not ReadRouting.enabled: the OpenAPI writer builds the app in preview mode.
+  const routing = app.get(ReadRouting);
+  if (config.database.readUrls.length > 0) app.useGlobalInterceptors(new ReadRoutingInterceptor(routing));
+  else express.use(readContextWithoutStandbys(routing));
 
   const document = buildOpenApiDocument(app);
   app.get(OpenApiDocumentHolder).set(document);

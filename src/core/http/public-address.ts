@@ -19,14 +19,23 @@ const HOST =
 export function publicBaseUrl(publicUrl: string | null, req?: Request): string {
   if (publicUrl !== null) return publicUrl.replace(/\/+$/, '');
   if (!req) throw new Error('PUBLIC_URL is not set: a public address cannot be made without a request.');
+  let origin = origins.get(req);
+  if (origin !== undefined) return origin;
+  // Express works req.host and req.protocol out again (trust proxy, forwarded headers) on each read.
+  const host = req.host;
   // A Host that is not a host name (`a b`) cannot start a URL: the client's mistake, so a 400.
-  if (!req.host || !HOST.test(req.host)) {
+  if (!host || !HOST.test(host)) {
     throw ApiError.badRequest('The Host header is not a valid host name.', {
       Host: ['must be a host name or address, with an optional port'],
     });
   }
-  return `${req.protocol}://${req.host}`;
+  origin = `${req.protocol}://${host}`;
+  origins.set(req, origin);
+  return origin;
 }
+
+/** Each request's origin once worked out (a fetch asks for it for the ETag and again for the body). */
+const origins = new WeakMap<Request, string>();
 
 /** publicBaseUrl for code that has only the request: PUBLIC_URL as configureHttpApp stored it, else the request's origin. */
 export function requestPublicBaseUrl(req: Request): string {

@@ -3,7 +3,6 @@ import { ClassTransformOptions, plainToInstance } from 'class-transformer';
 import { ValidationError, ValidatorOptions, validate } from 'class-validator';
 import { ApiError } from './api-error';
 import { FieldErrors } from './error-body';
-import { memoizeValidationMetadata } from './validation-metadata-cache';
 
 /** Turns class-validator's error tree into `{ "collectors.0.individual.label": [...] }`. */
 export function flattenValidationErrors(errors: ValidationError[], parentPath = ''): FieldErrors {
@@ -38,7 +37,6 @@ const VALIDATOR_OPTIONS: ValidatorOptions = {
 
 /** The global pipe: unknown fields rejected, payloads transformed into DTO instances. */
 export function createValidationPipe(): ValidationPipe {
-  memoizeValidationMetadata();
   return new ValidationPipe({
     ...VALIDATOR_OPTIONS,
     transform: true,
@@ -57,7 +55,6 @@ export async function validateBuiltBody<T extends object>(
   metatype: new () => T,
   body: Record<string, unknown>,
 ): Promise<T> {
-  memoizeValidationMetadata();
   const dto = plainToInstance(metatype, body, TRANSFORM_OPTIONS);
   const errors = await validate(dto, VALIDATOR_OPTIONS);
   if (errors.length) throw validationFailed(errors);

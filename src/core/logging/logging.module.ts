@@ -1,9 +1,16 @@
-import { Inject, Injectable, Module, RequestMethod } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  LoggerService,
+  MiddlewareConsumer,
+  Module,
+  NestModule,
+  RequestMethod,
+} from '@nestjs/common';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Logger, LoggerModule, PARAMS_PROVIDER_TOKEN, Params, PinoLogger } from 'nestjs-pino';
-import type { Request } from 'express';
-import type { DestinationStream } from 'pino';
-import type { Options } from 'pino-http';
+import type { NextFunction, Request, Response } from 'express';
+import pino, { DestinationStream, Logger, LevelWithSilentOrString } from 'pino';
 import { AuthenticatedUser } from '../auth/authenticated-user';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.token';
@@ -24,32 +31,69 @@ export function requestLogFields(req: IncomingMessage, res: ServerResponse, dura
   };
 }
 
+/** The level and the destination of the JSON log (a stream for tests that read it; stdout otherwise). */
+export interface LogSettings {
+  level: LevelWithSilentOrString;
+  stream?: DestinationStream;
+  /** Standard output written asynchronously (production); otherwise each line is written before the call returns. */
+  asyncStdout?: boolean;
+}
+
+export const LOG_SETTINGS = Symbol('LOG_SETTINGS');
+/** The process's one pino logger; nothing makes a child of it per request. */
+export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
+
+export function logSettings(config: AppConfig, stream?: DestinationStream): LogSettings {
+  return { level: config.log.level, stream, asyncStdout: config.nodeEnv === 'production' };
+}
+
+/** The id of the request being served (`X-Request-Id`), added to every line logged while serving it. */
+const requestIds = new AsyncLocalStorage<string>();
+
 /**
- * pino-http settings. Lines logged while serving a request carry only its id (`reqId`, the same
- * as the `X-Request-Id` header); the request's own line is `requestLogFields`. `stream` is for
- * tests that read the log.
+ * JSON lines through pino. In production standard output is written asynchronously (pino flushes
+ * it on exit), so a request never waits for a write to the log collector's pipe. Elsewhere it is
+ * synchronous: test processes (jest workers) exit at once, without a flush on exit to wait for.
  */
-export function loggerParams(config: AppConfig, stream?: DestinationStream): Params {
-  const options: Options = {
-    level: config.log.level,
-    genReqId: (req: IncomingMessage) => (req as IncomingMessage & { id?: string }).id ?? '',
-    quietReqLogger: true,
-    quietResLogger: true,
-    customAttributeKeys: { reqId: 'reqId', responseTime: 'durationMs' },
-    customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
-      error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
-    customSuccessMessage: () => 'request completed',
-    customErrorMessage: () => 'request failed',
-    customSuccessObject: (req, res, fields: { durationMs: number }) => requestLogFields(req, res, fields.durationMs),
-    customErrorObject: (req, res, _error, fields: { durationMs: number; err: Error }) => ({
-      ...requestLogFields(req, res, fields.durationMs),
-      err: fields.err,
-    }),
-  };
-  return {
-    pinoHttp: stream ? [options, stream] : options,
-    // Every path; spelled for Express 5's path-to-regexp (nestjs-pino's default `*` logs a warning).
-    forRoutes: [{ path: '{*splat}', method: RequestMethod.ALL }],
+export function createRootLogger(settings: LogSettings): Logger {
+  return pino(
+    {
+      level: settings.level,
+      // A new object each time: pino merges the line's own fields into it.
+      mixin: () => {
+        const reqId = requestIds.getStore();
+        return reqId === undefined ? {} : { reqId };
+      },
+      serializers: { err: pino.stdSerializers.err },
+    },
+    settings.stream ?? pino.destination({ dest: 1, sync: !settings.asyncStdout }),
+  );
+}
+
+/**
+ * Logs each request's line when its response finishes (or the connection closes first): `info`,
+ * `warn` from 400, `error` from 500 or on a failure, with `requestLogFields` and the request id.
+ * Runs the rest of the request with its id known to every line it logs.
+ */
+export function requestLogMiddleware(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const start = Date.now();
+    const reqId = (req as Request & { id?: string }).id ?? '';
+    const done = (error?: Error) => {
+      res.removeListener('close', done);
+      res.removeListener('finish', done);
+      res.removeListener('error', done);
+      const failed = error ?? (res.statusCode >= 500 ? new Error(`failed with status code ${res.statusCode}`) : null);
+      const level = failed ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
+      const fields = { reqId, ...requestLogFields(req, res, Date.now() - start) };
+      if (failed) logger[level]({ ...fields, err: failed }, 'request failed');
+      else logger[level](fields, 'request completed');
+    };
+    res.on('close', done);
+    res.on('finish', done);
+    res.on('error', done);
+    requestIds.run(reqId, next);
   };
 }
 
@@ -62,29 +106,89 @@ const START_UP_CONTEXTS = new Set([
   'NestApplication',
 ]);
 
-/** The application logger (`app.useLogger(app.get(AppLogger))`): nestjs-pino, with start-up chatter at debug. */
+type Level = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+
+/**
+ * The application logger (`app.useLogger(app.get(AppLogger))`): Nest's `(message, ...params, context)`
+ * calls as pino lines with a `context` field; start-up chatter at debug.
+ */
 @Injectable()
-export class AppLogger extends Logger {
-  constructor(logger: PinoLogger, @Inject(PARAMS_PROVIDER_TOKEN) params: Params) {
-    super(logger, params);
+export class AppLogger implements LoggerService {
+  constructor(@Inject(ROOT_LOGGER) private readonly logger: Logger) {}
+
+  verbose(message: unknown, ...optionalParams: unknown[]): void {
+    this.call('trace', message, optionalParams);
   }
 
-  override log(message: unknown, ...optionalParams: unknown[]): void {
+  debug(message: unknown, ...optionalParams: unknown[]): void {
+    this.call('debug', message, optionalParams);
+  }
+
+  log(message: unknown, ...optionalParams: unknown[]): void {
     const context = optionalParams[optionalParams.length - 1];
-    if (typeof context === 'string' && START_UP_CONTEXTS.has(context)) super.debug(message, ...optionalParams);
-    else super.log(message, ...optionalParams);
+    this.call(
+      typeof context === 'string' && START_UP_CONTEXTS.has(context) ? 'debug' : 'info',
+      message,
+      optionalParams,
+    );
+  }
+
+  warn(message: unknown, ...optionalParams: unknown[]): void {
+    this.call('warn', message, optionalParams);
+  }
+
+  error(message: unknown, ...optionalParams: unknown[]): void {
+    this.call('error', message, optionalParams);
+  }
+
+  fatal(message: unknown, ...optionalParams: unknown[]): void {
+    this.call('fatal', message, optionalParams);
+  }
+
+  /** The context is the last parameter; an Error or an object message becomes the line's fields. */
+  private call(level: Level, message: unknown, optionalParams: unknown[]): void {
+    if (!this.logger.isLevelEnabled(level)) return;
+    const fields: Record<string, unknown> = {};
+    let params: unknown[] = [];
+    if (optionalParams.length) {
+      fields.context = optionalParams[optionalParams.length - 1];
+      params = optionalParams.slice(0, -1);
+    }
+    if (message instanceof Error) {
+      fields.err = message;
+      this.logger[level](fields, ...(params as []));
+    } else if (typeof message === 'object' && message !== null) {
+      this.logger[level](Object.assign(fields, message), ...(params as []));
+    } else if (
+      level === 'error' &&
+      typeof params[0] === 'string' &&
+      params.length === 1 &&
+      /\n\s*at /.test(params[0])
+    ) {
+      // Nest's exception handlers call error(message, stack, context).
+      const error = new Error(String(message));
+      error.stack = params[0];
+      this.logger.error({ ...fields, err: error });
+    } else {
+      this.logger[level](fields, String(message), ...(params as []));
+    }
   }
 }
 
-/** JSON logs through pino, for the API and the worker alike. */
+/** JSON logs through pino, for the API and the worker alike; the request line on every HTTP route. */
 @Module({
-  imports: [
-    LoggerModule.forRootAsync({
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => loggerParams(config),
-    }),
+  providers: [
+    { provide: LOG_SETTINGS, inject: [APP_CONFIG], useFactory: (config: AppConfig) => logSettings(config) },
+    { provide: ROOT_LOGGER, inject: [LOG_SETTINGS], useFactory: createRootLogger },
+    AppLogger,
   ],
-  providers: [AppLogger],
   exports: [AppLogger],
 })
-export class LoggingModule {}
+export class LoggingModule implements NestModule {
+  constructor(@Inject(ROOT_LOGGER) private readonly logger: Logger) {}
+
+  configure(consumer: MiddlewareConsumer): void {
+    // Every path; spelled for Express 5's path-to-regexp.
+    consumer.apply(requestLogMiddleware(this.logger)).forRoutes({ path: '{*splat}', method: RequestMethod.ALL });
+  }
+}

@@ -1,4 +1,5 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
 import { Observable, from, lastValueFrom } from 'rxjs';
 import { AuthenticatedRequest } from '../../auth/authenticated-user';
 import { ReadRouting, userCaller } from './read-routing.service';
@@ -32,4 +33,14 @@ export class ReadRoutingInterceptor implements NestInterceptor {
       }),
     );
   }
+}
+
+/**
+ * Without standbys every read is the primary's and no write position is kept, so a request's read
+ * context only says whether it writes (the reason its reads report): set by a plain middleware,
+ * without the interceptor's rxjs pipeline and Nest's per-request AsyncResource bindings.
+ */
+export function readContextWithoutStandbys(routing: ReadRouting) {
+  return (req: Request, _res: Response, next: NextFunction): void =>
+    routing.run({ writes: !SAFE_METHODS.has(req.method) }, next);
 }
