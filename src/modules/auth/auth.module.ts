@@ -6,6 +6,7 @@ import Redis from 'ioredis';
 import jwt from 'jsonwebtoken';
 import { KeyObject } from 'node:crypto';
 import { JwtModule } from '@nestjs/jwt';
+import { PassportModule } from '@nestjs/passport';
 import { AppConfig } from '../../core/config/app-config';
 import { APP_CONFIG } from '../../core/config/app-config.token';
 import { RedisThrottlerStorage } from '../../core/redis/redis-throttler.storage';
@@ -15,6 +16,7 @@ import { emailBucket } from '../accounts/email-address';
 import { AuthConnection } from './auth-connection.entity';
 import { AuthConnectionRepository } from './auth-connection.repository';
 import { AuthController } from './auth.controller';
+import { AccessTokenStrategy } from './access-token.strategy';
 import { BearerAuthGuard } from './bearer-auth.guard';
 import { TOKEN_ALGORITHM, TOKEN_ISSUER, jwtSigningKey } from './jwt-signing-key';
 import { ConnectionService } from './connection.service';
@@ -51,6 +53,7 @@ function accountTracker(key: KeyObject) {
   imports: [
     TypeOrmModule.forFeature([TokenPair, AuthConnection]),
     AccountsModule,
+    PassportModule,
     JwtModule.registerAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
@@ -82,6 +85,7 @@ function accountTracker(key: KeyObject) {
     ConnectionService,
     OrcidSignInService,
     AuthConnectionRepository,
+    AccessTokenStrategy,
     { provide: APP_GUARD, useClass: BearerAuthGuard },
   ],
   exports: [TokenService, ConnectionService, OrcidSignInService],

@@ -330,7 +330,7 @@ export class TokenService {
 
   /**
    * The caller behind the claims of an access token whose signature and issuer were verified
-   * (BearerAuthGuard), or an ApiError 401. Checks expiry and not-before against the service
+   * (AccessTokenStrategy), or an ApiError 401. Checks expiry and not-before against the service
    * clock, the token type, and — in one indexed query that also reads the user and their team
    * memberships — that the pair is neither revoked nor rotated past this token's generation and the
    * account is active.
