@@ -134,6 +134,15 @@ module.exports = {
       from: {},
       to: { path: '^src/', pathNot: ALL_LAYER_PATHS },
     },
+    {
+      name: 'samples-through-its-public-api',
+      comment:
+        'Other modules use the samples core through src/modules/samples/index.ts (and samples.module.ts to ' +
+        'import the Nest module), never its inner files: export what you need from the index.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/modules/samples/', SPEC] },
+      to: { path: '^src/modules/samples/', pathNot: ['^src/modules/samples/(index|samples[.]module)[.]ts$'] },
+    },
     ...upwardRules,
     ...withinLayerRules,
   ],

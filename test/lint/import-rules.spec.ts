@@ -78,6 +78,17 @@ describe('import rules', () => {
     );
   });
 
+  it('report another module importing an inner file of samples/ instead of its public API', () => {
+    const inner = fixture.filter((violation) => violation.rule === 'samples-through-its-public-api');
+    expect(inner).toContainEqual({
+      rule: 'samples-through-its-public-api',
+      from: 'src/modules/exports/export-name.ts',
+      to: 'src/modules/samples/sample-kind.ts',
+    });
+    // Through the index is the way in (metadata-formats/title-format.ts imports '../samples').
+    expect(inner.map((violation) => violation.from)).not.toContain('src/modules/metadata-formats/title-format.ts');
+  });
+
   it('find nothing wrong in src/', async () => {
     const { cruised, violations } = await violationsIn(root);
     expect(violations).toEqual([]);

@@ -1,4 +1,4 @@
-import { SAMPLE_FIELDS, SampleField, normalizedHeader } from '../samples/sample-fields';
+import { SAMPLE_FIELDS, SampleField, normalizedHeader } from '../samples';
 
 /**
  * The columns of batch registration — what the template workbook writes, what the upload reads

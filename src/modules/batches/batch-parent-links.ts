@@ -1,8 +1,8 @@
 import { EntityManager } from 'typeorm';
-import { IgsnService } from '../samples/igsn.service';
-import { SampleAccessPolicy, SampleCaller } from '../samples/sample-access.policy';
-import { PARENT_NEEDS_EDIT, ParentLink, refusedParentLinks } from '../samples/sample-lineage';
-import { SampleWriteRepository } from '../samples/sample-write.repository';
+import { IgsnService } from '../samples';
+import { SampleAccessPolicy, SampleCaller } from '../samples';
+import { PARENT_NEEDS_EDIT, ParentLink, refusedParentLinks } from '../samples';
+import { SampleWriteRepository } from '../samples';
 
 interface PendingLink {
   rowNumber: number;

@@ -1,5 +1,5 @@
 import { createValidationPipe, validateBuiltBody } from '../../core/http/validation';
-import { CreateSampleDto, UpdateSampleDto } from '../samples/dto/sample-write.dto';
+import { CreateSampleDto, UpdateSampleDto } from '../samples';
 
 /**
  * Batch rows are checked with validateBuiltBody, not the pipe of POST /api/samples/: both must

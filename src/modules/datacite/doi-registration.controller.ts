@@ -12,7 +12,7 @@ import {
 } from '@nestjs/swagger';
 import { AuthenticatedUser, CurrentUser } from '../../core/auth/authenticated-user';
 import { ErrorBody } from '../../core/http/error-body';
-import { ApiIgsnPath } from '../samples/igsn-path.openapi';
+import { ApiIgsnPath } from '../samples';
 import { DoiSummaryResponse, DoiSyncResponse } from './dto/doi-registration.dto';
 import { DoiRegistrationService } from './doi-registration.service';
 

@@ -6,11 +6,11 @@ import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
 import { ApiError } from '../../core/http/api-error';
 import { QueueName } from '../../core/queue/queue-names';
-import { IgsnService } from '../samples/igsn.service';
-import { SampleRepository } from '../samples/sample.repository';
+import { IgsnService } from '../samples';
+import { SampleRepository } from '../samples';
 import { DataCiteBudget } from './datacite-budget';
 import { DoiSummaryDto } from './dto/doi-registration.dto';
-import { SampleDoiStatus, sampleDoiStatus } from '../samples/dto/sample-doi-status.dto';
+import { SampleDoiStatus, sampleDoiStatus } from '../samples';
 import { SampleDoiRepository } from './sample-doi.repository';
 
 export const DRAIN_JOB = 'drain';

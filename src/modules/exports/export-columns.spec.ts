@@ -1,6 +1,6 @@
 import { BATCH_FIELDS, batchFieldByHeader } from '../batches/batch-fields';
 import { SAMPLE_CSV_COLUMNS, sampleCells } from '../metadata-formats/csv.serializer';
-import { SampleDto } from '../samples/dto/sample.dto';
+import { SampleDto } from '../samples';
 import { UNEXPORTED_BATCH_FIELDS, XLSX_DETAILS_COLUMNS, XLSX_SAMPLES_COLUMNS } from './export-columns';
 import { readExportPayload } from './sample-export-payload';
 import { exportFilename } from './sample-export.builder';

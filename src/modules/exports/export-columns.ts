@@ -1,6 +1,6 @@
 import { BATCH_FIELDS } from '../batches/batch-fields';
 import { SAMPLE_CSV_COLUMNS, SampleColumn } from '../metadata-formats/csv.serializer';
-import { SampleCollector, SampleDto } from '../samples/dto/sample.dto';
+import { SampleCollector, SampleDto } from '../samples';
 
 /*
  * The columns of an export. CSV: every SampleDto field (SAMPLE_CSV_COLUMNS, as the per-sample CSV).

@@ -13,7 +13,7 @@ import {
   sampleCells,
 } from '../metadata-formats/csv.serializer';
 import { FileSink } from '../../core/files/file-sink';
-import { SampleDto } from '../samples/dto/sample.dto';
+import { SampleDto } from '../samples';
 import { XLSX_DETAILS_COLUMNS, XLSX_SAMPLES_COLUMNS } from './export-columns';
 
 /**

@@ -1,5 +1,5 @@
-import { SearchSamplesQueryDto } from '../samples/dto/search-samples-query.dto';
-import { SampleSearchQuery } from '../samples/sample-search';
+import { SearchSamplesQueryDto } from '../samples';
+import { SampleSearchQuery } from '../samples';
 import { EXPORT_FORMATS, ExportFormat } from './export-formats';
 
 /**

@@ -11,11 +11,11 @@ import { ReadRouting, userCaller } from '../../core/database/read-replicas/read-
 import { ApiError } from '../../core/http/api-error';
 import { AccountsService } from '../accounts/accounts.service';
 import { BackgroundJobsService, JobCancelledError, JobRejectedError } from '../background-jobs/background-jobs.service';
-import { SampleDto } from '../samples/dto/sample.dto';
-import { SampleAccessPolicy } from '../samples/sample-access.policy';
-import { SampleMapper, accessFacts } from '../samples/sample.mapper';
-import { SampleCursor, SampleSelectionRepository } from '../samples/sample-selection.repository';
-import { SampleSearchCondition, SampleSearchService } from '../samples/sample-search.service';
+import { SampleDto } from '../samples';
+import { SampleAccessPolicy } from '../samples';
+import { SampleMapper, accessFacts } from '../samples';
+import { SampleCursor, SampleSelectionRepository } from '../samples';
+import { SampleSearchCondition, SampleSearchService } from '../samples';
 import { CsvExportWriter, ExportFileWriter, XlsxExportWriter } from './export-files';
 import { EXPORT_CONTENT_TYPES, ExportFormat } from './export-formats';
 import { EXPORT_PAGE_SIZE, exportTtlSeconds } from './export-settings';

@@ -6,14 +6,14 @@ import { AccountsService } from '../accounts/accounts.service';
 import { dataCiteAttributes } from '../metadata-formats/datacite.mapping';
 import { dataCiteXmlElement } from '../metadata-formats/datacite.serializer';
 import { REGISTRY_PUBLISHER } from '../metadata-formats/metadata-options';
-import { sampleLandingUrl } from '../samples/sample-landing-address';
+import { sampleLandingUrl } from '../samples';
 import { XmlElement, serializeXml } from '../metadata-formats/xml-writer';
-import { IgsnService } from '../samples/igsn.service';
-import { SampleAccessPolicy } from '../samples/sample-access.policy';
-import { HarvestHeader, SampleHarvestRepository } from '../samples/sample-harvest.repository';
-import { SampleMapper } from '../samples/sample.mapper';
-import { SampleRepository } from '../samples/sample.repository';
-import { SamplePublicRepository } from '../samples/sample-public.repository';
+import { IgsnService } from '../samples';
+import { SampleAccessPolicy } from '../samples';
+import { HarvestHeader, SampleHarvestRepository } from '../samples';
+import { SampleMapper } from '../samples';
+import { SampleRepository } from '../samples';
+import { SamplePublicRepository } from '../samples';
 import { oaiDcElement } from './oai-dc.mapping';
 import {
   OAI_FORMATS,

@@ -1,5 +1,5 @@
 import { SAMPLE_CSV_COLUMNS, SampleColumn } from '../metadata-formats/csv.serializer';
-import { SampleDto } from '../samples/dto/sample.dto';
+import { SampleDto } from '../samples';
 
 /** What every label prints anyway (the QR code stands for the address). */
 const ALWAYS_PRINTED = new Set<string>(['igsn', 'name']);

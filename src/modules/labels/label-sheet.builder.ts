@@ -9,12 +9,12 @@ import { privateWorkDir, tempFileName } from '../../core/files/private-temp-dir'
 import { ApiError } from '../../core/http/api-error';
 import { AccountsService } from '../accounts/accounts.service';
 import { BackgroundJobsService, JobCancelledError, JobRejectedError } from '../background-jobs/background-jobs.service';
-import { IgsnService } from '../samples/igsn.service';
-import { sampleResolvableUrl } from '../samples/qr/sample-qr-code';
-import { SampleMapper } from '../samples/sample.mapper';
+import { IgsnService } from '../samples';
+import { sampleResolvableUrl } from '../samples';
+import { SampleMapper } from '../samples';
 import { Sql } from '../../core/database/sql';
-import { SampleCursor, SampleSelectionRepository } from '../samples/sample-selection.repository';
-import { SampleSearchCondition } from '../samples/sample-search.service';
+import { SampleCursor, SampleSelectionRepository } from '../samples';
+import { SampleSearchCondition } from '../samples';
 import { LABEL_LAYOUTS } from './label-layouts';
 import { labelLines } from './label-fields';
 import { LabelSheetPayload, readLabelSheetPayload } from './label-sheet-payload';

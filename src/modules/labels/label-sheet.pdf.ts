@@ -1,7 +1,7 @@
 import { finished } from 'node:stream/promises';
 import PDFDocument from 'pdfkit';
 import { FileSink } from '../../core/files/file-sink';
-import { QR_QUIET_ZONE, qrCodePath } from '../samples/qr/sample-qr-code';
+import { QR_QUIET_ZONE, qrCodePath } from '../samples';
 import { LabelLayout, labelPosition } from './label-layouts';
 
 /** What one label shows: a QR code of `url`, the IGSN, the name and a few `Field: value` lines. */

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { dataCiteAttributes } from '../metadata-formats/datacite.mapping';
 import { MetadataFormatOptions } from '../metadata-formats/metadata-options';
-import { sampleLandingPath, sampleLandingUrl } from '../samples/sample-landing-address';
+import { sampleLandingPath, sampleLandingUrl } from '../samples';
 import { doiUrl } from '../../core/identifiers/persistent-identifiers';
 import { collectionPeriod, collectorParties, countryName, present } from '../metadata-formats/sample-metadata';
 import { SAMPLE_FORMATS, SAMPLE_MEDIA_TYPES, SampleFormat } from '../metadata-formats/sample-formats';
 import { toSchemaOrgJsonLd } from '../metadata-formats/schema-org.serializer';
-import { SampleDto } from '../samples/dto/sample.dto';
+import { SampleDto } from '../samples';
 import { STYLESHEET_PATH } from '../web-assets/site-assets';
 import { escapeHtml as text, safeHref, scriptJson } from './html';
 

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../core/clock';
-import { SampleDto } from '../samples/dto/sample.dto';
-import { IgsnService } from '../samples/igsn.service';
-import { SampleAccessPolicy } from '../samples/sample-access.policy';
-import { SampleMapper, accessFacts } from '../samples/sample.mapper';
-import { SampleRepository } from '../samples/sample.repository';
-import { SamplePublicRepository } from '../samples/sample-public.repository';
-import { SampleLineageService } from '../samples/lineage/sample-lineage.service';
-import { LineageNode } from '../samples/lineage/sample-lineage.dto';
+import { SampleDto } from '../samples';
+import { IgsnService } from '../samples';
+import { SampleAccessPolicy } from '../samples';
+import { SampleMapper, accessFacts } from '../samples';
+import { SampleRepository } from '../samples';
+import { SamplePublicRepository } from '../samples';
+import { SampleLineageService } from '../samples';
+import { LineageNode } from '../samples';
 import { LandingPageLink } from './landing-page.renderer';
 
 export type LandingPageSample =

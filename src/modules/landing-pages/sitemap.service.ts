@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../core/clock';
-import { sampleLandingUrl } from '../samples/sample-landing-address';
+import { sampleLandingUrl } from '../samples';
 import { escapeXmlText } from '../metadata-formats/xml-writer';
-import { IgsnService } from '../samples/igsn.service';
-import { SampleAccessPolicy } from '../samples/sample-access.policy';
-import { SamplePublicRepository, SitemapEntry } from '../samples/sample-public.repository';
+import { IgsnService } from '../samples';
+import { SampleAccessPolicy } from '../samples';
+import { SamplePublicRepository, SitemapEntry } from '../samples';
 
 const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 /** The sitemap protocol's limit of URLs per file. */

@@ -1,4 +1,4 @@
-import { TEXT_APPEND_SEPARATOR } from '../samples/write/sample-write.context';
+import { TEXT_APPEND_SEPARATOR } from '../samples';
 import { objectTypeForLegacy, objectTypeForLegacyPair } from './legacy-sample-types';
 import { LEGACY_XML_MAPPING, LegacyXmlMappingRow } from './legacy-xml.mapping-table';
 import { LegacyXmlElement } from './legacy-xml.parser';

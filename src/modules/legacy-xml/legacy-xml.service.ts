@@ -6,9 +6,9 @@ import { InjectAppConfig } from '../../core/config/app-config.token';
 import { ApiError } from '../../core/http/api-error';
 import { HttpExceptionFilter } from '../../core/http/http-exception.filter';
 import { createValidationPipe } from '../../core/http/validation';
-import { CreateSampleDto, SAMPLE_READ_ONLY_FIELDS, UpdateSampleDto } from '../samples/dto/sample-write.dto';
-import { SampleDto } from '../samples/dto/sample.dto';
-import { SampleWriter } from '../samples/write/sample-writer';
+import { CreateSampleDto, SAMPLE_READ_ONLY_FIELDS, UpdateSampleDto } from '../samples';
+import { SampleDto } from '../samples';
+import { SampleWriter } from '../samples';
 import {
   JsonValue,
   LegacySampleWrite,

@@ -5,8 +5,8 @@ import {
   SampleLaunchPlatform,
   SamplePlatform,
   SampleRelatedResource,
-} from '../samples/dto/sample.dto';
-import { sampleFieldLabel } from '../samples/sample-fields';
+} from '../samples';
+import { sampleFieldLabel } from '../samples';
 import { present, presentAll } from './sample-metadata';
 
 /** One spreadsheet cell: text, a number, a boolean, or empty. */

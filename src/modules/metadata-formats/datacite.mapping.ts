@@ -1,5 +1,5 @@
 import { isBareDoi, resourceIdentifier } from '../../core/identifiers/persistent-identifiers';
-import { SampleDto } from '../samples/dto/sample.dto';
+import { SampleDto } from '../samples';
 import { MetadataFormatOptions, REGISTRY_PUBLISHER } from './metadata-options';
 import {
   Party,

@@ -1,4 +1,4 @@
-import { SampleDto } from '../samples/dto/sample.dto';
+import { SampleDto } from '../samples';
 import {
   DataCiteAttributes,
   DataCiteContributor,

@@ -1,4 +1,4 @@
-import { SampleDto } from '../samples/dto/sample.dto';
+import { SampleDto } from '../samples';
 
 /*
  * Example samples: the data of the unit tests and of the OpenAPI examples of the other

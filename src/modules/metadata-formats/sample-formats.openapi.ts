@@ -8,7 +8,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { ErrorBody } from '../../core/http/error-body';
-import { SampleResponse } from '../samples/dto/sample.dto';
+import { SampleResponse } from '../samples';
 import { REGISTRY_PUBLISHER } from './metadata-options';
 import { minimalSampleDto } from './sample-dto.examples';
 import { NOT_ACCEPTABLE_BODY, SAMPLE_FORMATS, SAMPLE_MEDIA_TYPES, renderSample } from './sample-formats';

@@ -1,6 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
 import { ApiError } from '../../core/http/api-error';
-import { SampleDto } from '../samples/dto/sample.dto';
+import { SampleDto } from '../samples';
 import { toCsv } from './csv.serializer';
 import { toDataCiteXml } from './datacite.serializer';
 import { MetadataFormatOptions } from './metadata-options';

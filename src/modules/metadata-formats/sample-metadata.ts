@@ -1,5 +1,5 @@
 import { orcidUrl, rorUrl } from '../../core/identifiers/persistent-identifiers';
-import { SampleCollector, SampleDto } from '../samples/dto/sample.dto';
+import { SampleCollector, SampleDto } from '../samples';
 
 /**
  * Facts the metadata formats derive from a sample in the same way (names of people and

@@ -1,7 +1,7 @@
 import { doiUrl, resourceIdentifier } from '../../core/identifiers/persistent-identifiers';
-import { SampleDto } from '../samples/dto/sample.dto';
+import { SampleDto } from '../samples';
 import { dataCiteRelationType } from './datacite.mapping';
-import { sampleLandingUrl } from '../samples/sample-landing-address';
+import { sampleLandingUrl } from '../samples';
 import { MetadataFormatOptions, REGISTRY_PUBLISHER } from './metadata-options';
 import {
   Party,

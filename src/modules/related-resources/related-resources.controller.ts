@@ -20,7 +20,7 @@ import {
 import { ApiPageQuery, paginate, parsePageRequest } from '../../core/http/pagination';
 import { parsePathId } from '../../core/http/row-id';
 import { textLength } from '../../core/http/text-length';
-import { RELATED_RESOURCE_ORDERINGS } from '../samples/related-resources/related-resource.repository';
+import { RELATED_RESOURCE_ORDERINGS } from '../samples';
 import {
   LinkSamplesDto,
   LinkedSamplesResponse,

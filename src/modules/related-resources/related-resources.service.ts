@@ -7,24 +7,13 @@ import { ApiError } from '../../core/http/api-error';
 import { FieldErrors } from '../../core/http/error-body';
 import { PageRequest } from '../../core/http/pagination';
 import { isRowId } from '../../core/http/row-id';
-import { IgsnService } from '../samples/igsn.service';
-import { SampleAccessPolicy, SampleCaller } from '../samples/sample-access.policy';
-import { SampleRow, accessFacts } from '../samples/sample.mapper';
-import { SampleRepository } from '../samples/sample.repository';
-import { RelatedResourceObject } from '../samples/related-resources/related-resource.entity';
-import {
-  RELATED_RESOURCE_ORDERINGS,
-  RelatedResourceOrdering,
-  RelatedResourceRepository,
-} from '../samples/related-resources/related-resource.repository';
-import {
-  RELATED_RESOURCE_TYPES,
-  URI_TYPES,
-  UriType,
-  inferredUriType,
-  termOf,
-  uriProblem,
-} from '../samples/related-resources/related-resource-terms';
+import { IgsnService } from '../samples';
+import { SampleAccessPolicy, SampleCaller } from '../samples';
+import { SampleRow, accessFacts } from '../samples';
+import { SampleRepository } from '../samples';
+import { RelatedResourceObject } from '../samples';
+import { RELATED_RESOURCE_ORDERINGS, RelatedResourceOrdering, RelatedResourceRepository } from '../samples';
+import { RELATED_RESOURCE_TYPES, URI_TYPES, UriType, inferredUriType, termOf, uriProblem } from '../samples';
 import {
   LinkedSamplesDto,
   RelatedResourceObjectDto,

@@ -6,12 +6,12 @@ import { Clock } from '../../core/clock';
 import { ApiError } from '../../core/http/api-error';
 import { AccountsService } from '../accounts/accounts.service';
 import { BackgroundJobsService, JobCancelledError } from '../background-jobs/background-jobs.service';
-import { IgsnMinter } from '../samples/igsn-minter';
-import { IgsnService } from '../samples/igsn.service';
-import { SampleAccessPolicy, SampleCaller } from '../samples/sample-access.policy';
-import { SampleReferences } from '../samples/sample-references';
-import { ResolvedWrite } from '../samples/write/sample-write.context';
-import { SampleWriter } from '../samples/write/sample-writer';
+import { IgsnMinter } from '../samples';
+import { IgsnService } from '../samples';
+import { SampleAccessPolicy, SampleCaller } from '../samples';
+import { SampleReferences } from '../samples';
+import { ResolvedWrite } from '../samples';
+import { SampleWriter } from '../samples';
 import { Reservation, ReserveSamplesDto } from './dto/reservation.dto';
 import { mayUpload } from '../../core/auth/upload-permission.guard';
 

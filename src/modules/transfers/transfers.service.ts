@@ -13,8 +13,8 @@ import { PageRequest, Paginated, paginate } from '../../core/http/pagination';
 import { AccountsService } from '../accounts/accounts.service';
 import { BackgroundJobsService, JobCancelledError } from '../background-jobs/background-jobs.service';
 import { NotificationsService } from '../notifications/notifications.service';
-import { IgsnService } from '../samples/igsn.service';
-import { NewOwner, OwnedSelection, SampleOwnershipRepository } from '../samples/ownership/sample-ownership.repository';
+import { IgsnService } from '../samples';
+import { NewOwner, OwnedSelection, SampleOwnershipRepository } from '../samples';
 import { CreateTransferDto, TransferDto } from './dto/transfer.dto';
 import { OwnershipTransferRepository, TransferParty, TransferRow } from './ownership-transfer.repository';
 

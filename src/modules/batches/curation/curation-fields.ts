@@ -1,4 +1,4 @@
-import { FlatColumnSql, FlatValueFormat, flatColumnSql } from '../../samples/sample-flat-columns';
+import { FlatColumnSql, FlatValueFormat, flatColumnSql } from '../../samples';
 import { BATCH_FIELDS, BatchField } from '../batch-fields';
 
 /**

@@ -1,4 +1,4 @@
-import { ResolvedWrite } from '../../samples/write/sample-write.context';
+import { ResolvedWrite } from '../../samples';
 import { BatchTally } from './batch-tally';
 
 const write = (igsn: string, objectTypeId: number, registryCode: string): ResolvedWrite => ({

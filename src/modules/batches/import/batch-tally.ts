@@ -1,4 +1,4 @@
-import { ResolvedWrite } from '../../samples/write/sample-write.context';
+import { ResolvedWrite } from '../../samples';
 
 /** The new samples a batch has inserted so far: how many, the first and last IGSN, what they share. */
 export class BatchTally {

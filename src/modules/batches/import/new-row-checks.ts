@@ -1,6 +1,6 @@
 import { ClassTransformOptions, plainToInstance } from 'class-transformer';
 import { validateBuiltBody } from '../../../core/http/validation';
-import { CreateSampleDto } from '../../samples/dto/sample-write.dto';
+import { CreateSampleDto } from '../../samples';
 import { describeRowError } from './batch-rejected';
 import { RowValidationPool } from './row-validation-pool';
 

@@ -6,7 +6,7 @@
 import 'reflect-metadata';
 import { parentPort } from 'node:worker_threads';
 import { validateBuiltBody } from '../../../core/http/validation';
-import { CreateSampleDto } from '../../samples/dto/sample-write.dto';
+import { CreateSampleDto } from '../../samples';
 import { describeRowError } from './batch-rejected';
 import { RowValidationReply, RowValidationRequest } from './row-validation-pool';
 

@@ -4,7 +4,7 @@ import { isRowId } from '../../../core/http/row-id';
 import { ApiError } from '../../../core/http/api-error';
 import { FieldErrors } from '../../../core/http/error-body';
 import { AccountsService } from '../../accounts/accounts.service';
-import { DATE_PRECISIONS, LENGTH_UNITS } from '../../samples/sample.entity';
+import { DATE_PRECISIONS, LENGTH_UNITS } from '../../samples';
 import { ObjectTypeDto, toObjectTypeDto } from '../../vocabularies/dto/vocabulary.dto';
 import { ObjectTypeResolver } from '../../vocabularies/object-type.resolver';
 import { VocabulariesService } from '../../vocabularies/vocabularies.service';

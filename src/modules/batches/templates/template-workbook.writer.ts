@@ -1,5 +1,5 @@
 import { DataValidation, Workbook, Worksheet } from 'exceljs';
-import { SampleVocabulary } from '../../samples/sample-fields';
+import { SampleVocabulary } from '../../samples';
 import { BatchField } from '../batch-fields';
 import { MAX_BATCH_ROWS } from '../xlsx-inspection';
 

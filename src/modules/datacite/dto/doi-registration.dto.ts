@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { SampleDoiStatus } from '../../samples/dto/sample-doi-status.dto';
+import { SampleDoiStatus } from '../../samples';
 
 export class DoiSyncResult {
   @ApiProperty({ example: '10.5072/IEABC0001' })

@@ -4,8 +4,8 @@ import { applyDecorators } from '@nestjs/common';
 import { IsBoolean, IsIn, IsOptional, IsString } from 'class-validator';
 import { MaxLength } from '../../../core/http/text-length';
 import { JOB_STATUSES } from '../../background-jobs/background-job.entity';
-import { SEARCH_SCOPES } from '../../samples/dto/sample-write.dto';
-import { SAMPLE_FILTER_DOCS, SampleFilterName } from '../../samples/sample-search';
+import { SEARCH_SCOPES } from '../../samples';
+import { SAMPLE_FILTER_DOCS, SampleFilterName } from '../../samples';
 import { EXPORT_FORMATS } from '../export-formats';
 
 /** An optional filter of the search, as documented there; its meaning is checked by the search itself. */

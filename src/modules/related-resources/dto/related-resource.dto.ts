@@ -3,7 +3,7 @@ import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsNotEmpty, IsOptional, IsString 
 import { MaxLength } from '../../../core/http/text-length';
 import { IgnoresReadOnlyFields } from '../../../core/http/read-only-fields';
 import { Trim, TrimToNull } from '../../../core/http/trim';
-import { RELATED_RESOURCE_TYPES, URI_TYPES } from '../../samples/related-resources/related-resource-terms';
+import { RELATED_RESOURCE_TYPES, URI_TYPES } from '../../samples';
 
 /** Fields a fetched related resource has that a write ignores (clients send back what they fetched). */
 const READ_ONLY = ['id', 'created_by', 'created_at', 'updated_at', 'can_edit'];

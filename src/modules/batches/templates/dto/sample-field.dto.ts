@@ -1,11 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import {
-  SAMPLE_FIELDS,
-  SampleField,
-  SampleFieldType,
-  SampleVocabulary,
-  VOCABULARY_ENDPOINTS,
-} from '../../../samples/sample-fields';
+import { SAMPLE_FIELDS, SampleField, SampleFieldType, SampleVocabulary, VOCABULARY_ENDPOINTS } from '../../../samples';
 
 const TYPES: SampleFieldType[] = ['text', 'number', 'integer', 'boolean', 'date', 'datetime', 'list', 'igsn'];
 const VOCABULARIES = Object.keys(VOCABULARY_ENDPOINTS) as SampleVocabulary[];
