@@ -62,11 +62,15 @@ async function main(): Promise<void> {
       for (const field of fields) peak[field] = Math.max(peak[field] ?? 0, now[field]);
     }, 10);
     const began = performance.now();
+    const cpuBefore = process.cpuUsage();
     await app.get(BatchRegistrationService).run(jobId);
     const seconds = (performance.now() - began) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
     clearInterval(timer);
     const job = await app.get(BackgroundJobsService).find(jobId);
-    log(`${ROWS} rows: ${job?.status} in ${seconds.toFixed(1)} s ${job?.errorMessage ?? ''}`);
+    log(
+      `${ROWS} rows: ${job?.status} in ${seconds.toFixed(1)} s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (all threads) ${job?.errorMessage ?? ''}`,
+    );
     log(
       `peak:   ${show(peak)} (MB); old space limit now ${(getHeapStatistics().total_available_size / MB).toFixed(0)} MB free`,
     );
