@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { AppLogger } from './core/logging/logging.module';
 import { bootstrapConfig } from './core/config/bootstrap-config';
 import { prepareDatabase } from './core/database/prepare-database';
+import { collectWorkerGarbageSooner } from './modules/batches/import/worker-heap';
 import { WorkerModule } from './worker.module';
 
 /**
@@ -11,6 +12,8 @@ import { WorkerModule } from './worker.module';
  * `worker.close()`); a job interrupted harder than that is returned to the queue as stalled.
  */
 async function bootstrap(): Promise<void> {
+  // A batch's garbage is collected at 1.5× the live heap, not up to 4×: its peak memory (issue 23 §8).
+  collectWorkerGarbageSooner();
   const config = bootstrapConfig();
   if (config.database.migrateOnStart) await prepareDatabase(config);
 

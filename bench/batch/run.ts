@@ -18,7 +18,6 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import * as prettier from 'prettier';
-import * as XLSX from 'xlsx';
 import { CliModule } from '../../src/cli/cli.module';
 import { AppConfig, loadAppConfig } from '../../src/core/config/app-config';
 import { prepareDatabase } from '../../src/core/database/prepare-database';
@@ -32,6 +31,7 @@ import { formatNumber, markdownTable } from '../lib/markdown';
 import { deleteKeysWithPrefix } from '../lib/redis-keys';
 import { TERM_TIERS, generateSamples, searchTerms } from '../samples/generate';
 import { SAMPLES_PER_CODE, registryCodesFor, sizeLabel } from '../samples/setup';
+import { workbook } from './workbook';
 
 const ROOT = join(__dirname, '..', '..');
 const SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432';
@@ -75,52 +75,6 @@ function environment(databaseUrl: string): Record<string, string> {
     // The search load comes from one address: the anonymous per-IP limit would answer it with 429s.
     ANONYMOUS_RATE_LIMIT_PER_MINUTE: '0',
   };
-}
-
-const HEADERS = [
-  'Object Type',
-  'Sample Name',
-  'Other Name(s)',
-  'General Material Type',
-  'Sample Description',
-  'Latitude (WGS84)',
-  'Longitude (WGS84)',
-  'Elevation',
-  'Elevation Unit',
-  'Sampling start date',
-  'Country',
-  'Locality',
-  'Collector',
-  'Platform Name',
-  'Current Archive',
-];
-
-function workbook(rows: number, tag: string, code: string): Buffer {
-  const grid: (string | number)[][] = [HEADERS];
-  const types = ['Core', 'Individual sample', 'Thin section', 'Dredge'];
-  for (let i = 0; i < rows; i++) {
-    grid.push([
-      types[i % types.length],
-      `${tag}-${i + 1}`,
-      `field ${i}; lab ${i % 97}`,
-      'Rock',
-      `Synthetic sample ${i} for the batch benchmark`,
-      -60 + (i % 12000) / 100,
-      -170 + (i % 34000) / 100,
-      (i % 3000) - 500,
-      'meters',
-      `2024-${String((i % 12) + 1).padStart(2, '0')}-15`,
-      ['United States', 'Canada', 'France', 'Japan'][i % 4],
-      `Locality ${i % 500}`,
-      ['Marie Tharp', 'Bruce Heezen', 'Inge Lehmann'][i % 3],
-      ['R/V Atlantis', 'JOIDES Resolution'][i % 2],
-      'Lamont-Doherty Core Repository',
-    ]);
-  }
-  const book = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([['registry_code', code]]), 'Metadata');
-  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(grid), 'Samples');
-  return XLSX.write(book, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
 }
 
 function openContext(config: AppConfig): Promise<INestApplicationContext> {

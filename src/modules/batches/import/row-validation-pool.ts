@@ -50,7 +50,8 @@ export class RowValidationPool {
     const script = join(__dirname, `row-validation.thread${extension}`);
     const execArgv = extension === '.ts' ? ['-r', 'ts-node/register/transpile-only'] : [];
     for (let i = 0; i < this.size; i++) {
-      const thread = new Worker(script, { execArgv });
+      // A small nursery (not a heap cap): the thread's garbage is per row, and its heap is the process's memory.
+      const thread = new Worker(script, { execArgv, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
       // An idle pool must not keep the worker process alive on shutdown.
       thread.unref();
       thread.on('message', (reply: RowValidationReply) => this.settle(reply));
