@@ -25,6 +25,8 @@ const VALUE_DEPENDENT_FILTERS = [...SEARCH_VALUE_FILTERS, 'registry_code'] as co
 export interface SampleSearchCondition {
   where: Sql;
   caller?: SampleCaller;
+  /** The search looks at what the public may see (most of the catalogue), not the caller's own samples. */
+  public?: boolean;
 }
 
 /**
@@ -63,7 +65,8 @@ export class SampleSearchService {
       scope === 'public' || !caller
         ? { public: this.policy.publicCondition('s', this.clock.now()) }
         : { scope, userId: caller.user.userId, teamIds: caller.teams.map((team) => team.teamId) };
-    return { where: this.searches.searchCondition(searchScope, await this.filters(criteria, caller)), caller };
+    const where = this.searches.searchCondition(searchScope, await this.filters(criteria, caller));
+    return { where, caller, public: 'public' in searchScope };
   }
 
   /** The samples of a batch that the caller may see, as a search condition (label sheets). */
@@ -138,7 +141,7 @@ export class SampleSearchService {
     user: AuthenticatedUser | undefined,
     order: SampleOrder = DEFAULT_SAMPLE_ORDER,
   ): Promise<{ count: SampleCount; more: boolean; data: SampleDto[] }> {
-    const { where, caller } = await this.searchCondition(query, user);
+    const { where, caller, public: open } = await this.searchCondition(query, user);
     // Conditions whose best plan depends on the values (a rare name or a common one, a small box
     // or the whole globe) are planned for their values; the others run as prepared statements.
     const given = query as Record<string, unknown>;
@@ -148,7 +151,9 @@ export class SampleSearchService {
     });
     const { count, ...found } = await this.searches.searchWithCount(
       where,
-      { limit: page.pageSize, offset: page.offset, order },
+      // The public catalogue is walked newest first (a page that needs no planner statistics); one's
+      // own samples are few beside it and have their owner's indexes.
+      { limit: page.pageSize, offset: page.offset, order, walk: open },
       valueDependent,
     );
     return {
