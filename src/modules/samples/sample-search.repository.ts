@@ -20,16 +20,30 @@ import { BY_IDS, SampleRepository } from './sample.repository';
  */
 export const EXACT_COUNT_LIMIT = 10_000;
 /**
- * The newest-first walk (newestFirstWalkStatement) looks at most this many index entries for each
+ * The newest-first walk (newestFirstWalkStatement) looks at no more than this many index entries for each
  * row of the page it wants, and serves pages ending at most WALK_ROWS_MAX rows in; beyond either,
  * the page is planned like any other (matches too sparse among recent samples, or a deep page).
  */
-const WALK_VISITS_PER_ROW = 20;
+const WALK_VISITS_PER_ROW = 100;
 const WALK_ROWS_MAX = 2_001;
 /** …and never more than this many entries past the rows it wants (a page_size=2000 page of a sparse filter). */
 const WALK_EXTRA_VISITS_MAX = 10_000;
 /** When the planner expects more than this many rows the exact count is not even attempted. */
 const ESTIMATE_ONLY_ABOVE = 2 * EXACT_COUNT_LIMIT;
+/**
+ * A text search (`q`, `name`, `igsn`) the planner expects to match more than this many samples is
+ * paged along the newest-first index first and its count estimated: collecting every match on the
+ * trigram indexes to count them costs more than the page (a common `q` term, issue 23 §6).
+ */
+const COLLECT_ESTIMATE_MAX = 1_000;
+/**
+ * Below this size a table without statistics is counted all the same (a few thousand rows);
+ * above, a count without statistics answers the estimate instead of scanning (issue 23 §7).
+ */
+const SMALL_TABLE_BYTES = 8 * 1024 * 1024;
+/** The sample table has planner statistics, or is too small for counting it to matter. */
+const SAMPLE_STATISTICS_KNOWN = raw(`(pg_relation_size('sample') < ${SMALL_TABLE_BYTES}
+  OR EXISTS (SELECT 1 FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'sample'))`);
 /** A literal, not a parameter: the planner sizes the bounded count by it. */
 const EXACT_COUNT_BOUND = raw(String(EXACT_COUNT_LIMIT + 1));
 
@@ -334,6 +348,7 @@ export class SampleSearchRepository {
     condition: Sql,
     page: Omit<SamplePageRequest, 'prepared'>,
     valueDependent: boolean,
+    textSearch = false,
   ): Promise<{ rows: SampleRow[]; more: boolean; count: SampleCount }> {
     if (!valueDependent) {
       const [found, count] = await Promise.all([
@@ -342,7 +357,18 @@ export class SampleSearchRepository {
       ]);
       return { ...found, count };
     }
-    const collected = await this.searchCollected(condition, page, await this.estimate(condition));
+    const estimate = await this.estimate(condition);
+    if (textSearch && estimate > COLLECT_ESTIMATE_MAX) {
+      // Many matches expected: the page from the newest-first walk when matches are dense among
+      // recent samples, with the estimate as its count; else collected like a selective search.
+      const walked = await this.walkedIds(condition, page);
+      if (walked) {
+        const more = walked.length > page.limit;
+        const rows = await this.samples.byIds(walked.slice(0, page.limit).map((row) => row.id));
+        return { rows, more, count: { count: estimate, exact: false } };
+      }
+    }
+    const collected = await this.searchCollected(condition, page, estimate);
     return { ...(collected.page ?? (await this.searchPage(condition, page))), count: collected.count };
   }
 
@@ -419,10 +445,13 @@ export class SampleSearchRepository {
   private async count(condition: Sql): Promise<SampleCount> {
     const estimate = await this.estimate(condition);
     if (estimate > ESTIMATE_ONLY_ABOVE) return { count: estimate, exact: false };
-    const [row] = await this.pooled<{ count: number }>(
-      sql`SELECT count(*)::int AS count FROM (SELECT 1 FROM sample s WHERE ${condition}
-          LIMIT ${EXACT_COUNT_BOUND}) bounded`,
+    // Without statistics the estimate means nothing, and a bounded count still reads up to
+    // EXACT_COUNT_LIMIT rows per request: the estimate is answered, flagged, instead (null here).
+    const [row] = await this.pooled<{ count: number | null }>(
+      sql`SELECT CASE WHEN ${SAMPLE_STATISTICS_KNOWN} THEN (SELECT count(*)::int FROM (SELECT 1 FROM sample s
+          WHERE ${condition} LIMIT ${EXACT_COUNT_BOUND}) bounded) END AS count`,
     );
+    if (row.count === null) return { count: estimate, exact: false };
     if (row.count <= EXACT_COUNT_LIMIT) return { count: row.count, exact: true };
     return { count: Math.max(estimate, row.count), exact: false };
   }

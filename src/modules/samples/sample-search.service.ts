@@ -21,6 +21,9 @@ import { SampleRepository } from './sample.repository';
 /** Filters whose selectivity depends on their value (see search()). */
 const VALUE_DEPENDENT_FILTERS = [...SEARCH_VALUE_FILTERS, 'registry_code'] as const;
 
+/** Filters matching substrings on the trigram indexes. */
+const TEXT_FILTERS = ['q', 'name', 'igsn'] as const;
+
 /** A search's condition on alias `s`, and the caller it was built for. */
 export interface SampleSearchCondition {
   where: Sql;
@@ -133,7 +136,9 @@ export class SampleSearchService {
 
   /**
    * GET /api/samples/: newest first, then id, unless `ordering` says otherwise. The page and the count run side by side; the count is
-   * exact up to EXACT_COUNT_LIMIT matches and an estimate beyond (SampleSearchRepository.count).
+   * exact up to EXACT_COUNT_LIMIT matches and an estimate beyond, and an estimate too where counting
+   * would cost more than the page (a common `q` term, a table without statistics: see
+   * SampleSearchRepository.searchWithCount and docs/decisions/0010-counts-no-dearer-than-the-page.md).
    */
   async search(
     query: SampleSearchQuery,
@@ -155,6 +160,7 @@ export class SampleSearchService {
       // own samples are few beside it and have their owner's indexes.
       { limit: page.pageSize, offset: page.offset, order, walk: open },
       valueDependent,
+      TEXT_FILTERS.some((name) => typeof given[name] === 'string' && given[name].trim() !== ''),
     );
     return {
       count: this.settle(count, page, found.rows.length, found.more),
