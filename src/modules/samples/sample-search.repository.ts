@@ -234,8 +234,10 @@ export class SampleSearchRepository {
       when(q !== undefined, () => {
         const { text, igsn } = q as NonNullable<typeof q>;
         const lowered = bind(likePattern(text.toLowerCase()));
-        return sql`(s.igsn LIKE ${likePattern(igsn.toUpperCase())} OR lower(s.name) LIKE ${lowered}
-          OR ${raw(OTHER_NAMES_TEXT)} LIKE ${lowered})`;
+        // No IGSN holds a space: a multi-word term would only read the IGSN trigram index's
+        // long posting lists (` 20`, `201`, …) for nothing (~12 ms at 100k samples).
+        const byIgsn = /\s/.test(igsn) ? empty : sql`s.igsn LIKE ${likePattern(igsn.toUpperCase())}`;
+        return or(byIgsn, sql`lower(s.name) LIKE ${lowered}`, sql`${raw(OTHER_NAMES_TEXT)} LIKE ${lowered}`);
       }),
       when(
         filters.name !== undefined,
