@@ -78,7 +78,7 @@ export async function listStatements(
   const text = Boolean(query.q || query.name || query.igsn);
   const request = { limit: page.pageSize, offset: (page.page - 1) * page.pageSize };
   return {
-    run: () => repository.searchWithCount(condition, request, text),
+    run: () => repository.searchWithCount(condition, request, text, text),
     rows: {
       text:
         `${SAMPLE_DETAIL} WHERE ${where} ORDER BY s.created_at DESC, s.id DESC ` +

@@ -26,7 +26,7 @@ describe('SampleSearchRepository.searchCondition', () => {
     const condition = repository
       .searchCondition(
         { scope: 'personal', userId: 7, teamIds: [] },
-        { q: { text: 'Basalt IEA', igsn: 'Basalt IEA' }, countryCodes: ['IE'], objectTypeIds: [3] },
+        { q: { text: 'Basalt-IEA', igsn: 'Basalt-IEA' }, countryCodes: ['IE'], objectTypeIds: [3] },
       )
       .toQuery();
     expect(condition.text.replace(/\s+/g, ' ')).toBe(
@@ -35,7 +35,17 @@ describe('SampleSearchRepository.searchCondition', () => {
         ' OR sample_other_names_text(s.other_names) LIKE $3) AND s.object_type_id = ANY($4::int[])' +
         ' AND s.country = ANY($5::text[])',
     );
-    expect(condition.values).toEqual([7, '%BASALT IEA%', '%basalt iea%', [3], ['IE']]);
+    expect(condition.values).toEqual([7, '%BASALT-IEA%', '%basalt-iea%', [3], ['IE']]);
+  });
+
+  it('leaves the IGSN out of a q of several words: no IGSN holds a space', () => {
+    const condition = repository
+      .searchCondition({ public: sql`(public)` }, { q: { text: 'core troodos 2019', igsn: 'core troodos 2019' } })
+      .toQuery();
+    expect(condition.text.replace(/\s+/g, ' ')).toBe(
+      '(public) AND (lower(s.name) LIKE $1 OR sample_other_names_text(s.other_names) LIKE $1)',
+    );
+    expect(condition.values).toEqual(['%core troodos 2019%']);
   });
 
   it('shared: team samples the caller does not own; personal_and_shared: either', () => {

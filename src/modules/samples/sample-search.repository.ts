@@ -5,7 +5,7 @@ import type { QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
 import { pooledQuery } from '../../core/database/prepared-query';
 import { ReadRouting } from '../../core/database/read-replicas/read-routing.service';
-import { Sql, and, around, bind, empty, or, raw, sql } from '../../core/database/sql';
+import { Sql, and, around, bind, condition as whereOrTrue, empty, or, raw, sql } from '../../core/database/sql';
 import { ORCID } from '../agents/agent-identifier';
 import { escapeLike } from '../vocabularies/common/label-search';
 import { DEFAULT_SAMPLE_ORDER, SampleOrder, orderBySql } from './sample-ordering';
@@ -15,6 +15,29 @@ import { StoreStatus } from './sample.entity';
 import { BY_IDS, SampleRepository } from './sample.repository';
 import { ESTIMATE_ONLY_ABOVE, EXACT_COUNT_LIMIT } from './sample-counts';
 
+/**
+ * The newest-first walk (newestFirstWalkStatement) looks at no more than this many index entries for each
+ * row of the page it wants, and serves pages ending at most WALK_ROWS_MAX rows in; beyond either,
+ * the page is planned like any other (matches too sparse among recent samples, or a deep page).
+ */
+const WALK_VISITS_PER_ROW = 100;
+const WALK_ROWS_MAX = 2_001;
+/** …and never more than this many entries past the rows it wants (a page_size=2000 page of a sparse filter). */
+const WALK_EXTRA_VISITS_MAX = 10_000;
+/**
+ * A text search (`q`, `name`, `igsn`) the planner expects to match more than this many samples is
+ * paged along the newest-first index first and its count estimated: collecting every match on the
+ * trigram indexes to count them costs more than the page (a common `q` term, issue 23 §6).
+ */
+const COLLECT_ESTIMATE_MAX = 1_000;
+/**
+ * Below this size a table without statistics is counted all the same (a few thousand rows);
+ * above, a count without statistics answers the estimate instead of scanning (issue 23 §7).
+ */
+const SMALL_TABLE_BYTES = 8 * 1024 * 1024;
+/** The sample table has planner statistics, or is too small for counting it to matter. */
+const SAMPLE_STATISTICS_KNOWN = raw(`(pg_relation_size('sample') < ${SMALL_TABLE_BYTES}
+  OR EXISTS (SELECT 1 FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'sample'))`);
 /** A literal, not a parameter: the planner sizes the bounded count by it. */
 const EXACT_COUNT_BOUND = raw(String(EXACT_COUNT_LIMIT + 1));
 
@@ -39,6 +62,12 @@ export interface SamplePageRequest {
   prepared?: boolean;
   /** The order of the page (`ordering`); newest first when absent. */
   order?: SampleOrder;
+  /**
+   * Find the page by walking the newest-first index (newestFirstWalkStatement) when it is in that
+   * order: for conditions expected to match many recent samples (the public list and its broad
+   * filters), whose page must not depend on planner statistics.
+   */
+  walk?: boolean;
 }
 
 export interface SampleCount {
@@ -108,6 +137,31 @@ function pageIdsStatement(condition: Sql, page: SamplePageRequest): Sql {
            ORDER BY ${raw(orderBySql(page.order ?? DEFAULT_SAMPLE_ORDER, 's'))} LIMIT ${page.limit + 1} OFFSET ${page.offset}`;
 }
 
+/**
+ * A walk of the newest-first index (idx_sample_newest) one entry at a time, testing `condition` on
+ * each sample, until `page.offset + page.limit + 1` matches are found or `visits` entries were seen
+ * (SampleSearchRepository.searchPage). Each step asks for the one entry before the last one seen,
+ * with no other condition: the only sensible plan for that, with or without statistics, is one
+ * descent of the index, so the page can never become a sort of every match (issue 23 §7).
+ */
+function newestFirstWalkStatement(condition: Sql, page: SamplePageRequest, visits: number): Sql {
+  return sql`WITH RECURSIVE walk (created_at, id, visited, hit) AS (
+            SELECT 'infinity'::timestamptz, 0::bigint, 0, false
+            UNION ALL
+            SELECT step.created_at, step.id, walk.visited + 1, step.hit FROM walk CROSS JOIN LATERAL (
+              SELECT s.created_at, s.id, (${whereOrTrue(condition)}) AS hit FROM sample s
+               WHERE (s.created_at, s.id) < (walk.created_at, walk.id)
+               ORDER BY s.created_at DESC, s.id DESC LIMIT 1) step
+             WHERE walk.visited < ${visits}::int)
+          SELECT id FROM walk WHERE hit LIMIT ${page.limit + 1} OFFSET ${page.offset}`;
+}
+
+/** Newest first, then id: the order of idx_sample_newest. */
+function isNewestFirst(order: SampleOrder | undefined): boolean {
+  const { column, descending } = order ?? DEFAULT_SAMPLE_ORDER;
+  return column === DEFAULT_SAMPLE_ORDER.column && descending === DEFAULT_SAMPLE_ORDER.descending;
+}
+
 /** A LIKE pattern matching values that contain `value` literally. */
 function likePattern(value: string): string {
   return `%${escapeLike(value)}%`;
@@ -174,8 +228,10 @@ export class SampleSearchRepository {
       when(q !== undefined, () => {
         const { text, igsn } = q as NonNullable<typeof q>;
         const lowered = bind(likePattern(text.toLowerCase()));
-        return sql`(s.igsn LIKE ${likePattern(igsn.toUpperCase())} OR lower(s.name) LIKE ${lowered}
-          OR ${raw(OTHER_NAMES_TEXT)} LIKE ${lowered})`;
+        // No IGSN holds a space: a multi-word term would only read the IGSN trigram index's
+        // long posting lists (` 20`, `201`, …) for nothing (~12 ms at 100k samples).
+        const byIgsn = /\s/.test(igsn) ? empty : sql`s.igsn LIKE ${likePattern(igsn.toUpperCase())}`;
+        return or(byIgsn, sql`lower(s.name) LIKE ${lowered}`, sql`${raw(OTHER_NAMES_TEXT)} LIKE ${lowered}`);
       }),
       when(
         filters.name !== undefined,
@@ -249,12 +305,32 @@ export class SampleSearchRepository {
    * follow (one extra id is read, so `next` never depends on the count being exact).
    */
   async searchPage(condition: Sql, page: SamplePageRequest): Promise<{ rows: SampleRow[]; more: boolean }> {
-    const ids = await this.pooled<{ id: string }>(
+    const ids = (await this.walkedIds(condition, page)) ?? (await this.pageIds(condition, page));
+    const more = ids.length > page.limit;
+    return { rows: await this.samples.byIds(ids.slice(0, page.limit).map((row) => row.id)), more };
+  }
+
+  /** The page's ids (one past the page), as the planner plans them. */
+  private pageIds(condition: Sql, page: SamplePageRequest): Promise<{ id: string }[]> {
+    return this.pooled<{ id: string }>(
       pageIdsStatement(condition, page),
       page.prepared ? (text) => statementName('sp', text) : undefined,
     );
-    const more = ids.length > page.limit;
-    return { rows: await this.samples.byIds(ids.slice(0, page.limit).map((row) => row.id)), more };
+  }
+
+  /**
+   * The page's ids (one past the page) by walking the newest-first index, when the page asks for
+   * it and the walk found them all; undefined otherwise (the last page, or matches too sparse among
+   * recent samples: the planned statement answers those).
+   */
+  private async walkedIds(condition: Sql, page: SamplePageRequest): Promise<{ id: string }[] | undefined> {
+    const wanted = page.offset + page.limit + 1;
+    if (!page.walk || !isNewestFirst(page.order) || wanted > WALK_ROWS_MAX) return undefined;
+    const ids = await this.pooled<{ id: string }>(
+      newestFirstWalkStatement(condition, page, Math.min(wanted * WALK_VISITS_PER_ROW, wanted + WALK_EXTRA_VISITS_MAX)),
+      page.prepared ? (text) => statementName('sw', text) : undefined,
+    );
+    return ids.length === page.limit + 1 ? ids : undefined;
   }
 
   /**
@@ -268,6 +344,7 @@ export class SampleSearchRepository {
     condition: Sql,
     page: Omit<SamplePageRequest, 'prepared'>,
     valueDependent: boolean,
+    textSearch = false,
   ): Promise<{ rows: SampleRow[]; more: boolean; count: SampleCount }> {
     if (!valueDependent) {
       const [found, count] = await Promise.all([
@@ -276,7 +353,18 @@ export class SampleSearchRepository {
       ]);
       return { ...found, count };
     }
-    const collected = await this.searchCollected(condition, page, await this.estimate(condition));
+    const estimate = await this.estimate(condition);
+    if (textSearch && estimate > COLLECT_ESTIMATE_MAX) {
+      // Many matches expected: the page from the newest-first walk when matches are dense among
+      // recent samples, with the estimate as its count; else collected like a selective search.
+      const walked = await this.walkedIds(condition, page);
+      if (walked) {
+        const more = walked.length > page.limit;
+        const rows = await this.samples.byIds(walked.slice(0, page.limit).map((row) => row.id));
+        return { rows, more, count: { count: estimate, exact: false } };
+      }
+    }
+    const collected = await this.searchCollected(condition, page, estimate);
     return { ...(collected.page ?? (await this.searchPage(condition, page))), count: collected.count };
   }
 
@@ -309,13 +397,15 @@ export class SampleSearchRepository {
   /**
    * The plans of the statements a search page runs, as EXPLAIN prints them: `collected` (a
    * condition expected to match few samples: every match collected, see searchCollected), `ids`
-   * (paging along the newest-first order), then `details` for those ids, both as planned for these
+   * (paging along the newest-first order), `walk` (the same page walked along the newest-first
+   * index, see newestFirstWalkStatement), then `details` for those ids, both as planned for these
    * ids and as the generic plan a prepared statement settles on (`genericDetails`). For tests and
    * for operators checking a slow search.
    */
   async explainSearchPage(condition: Sql, page: SamplePageRequest): Promise<Record<string, string>> {
     const collected = collectedStatement(condition, page).toQuery();
     const idsQuery = pageIdsStatement(condition, page).toQuery();
+    const walk = newestFirstWalkStatement(condition, page, page.offset + page.limit + 1).toQuery();
     const text = (rows: unknown) => (rows as { 'QUERY PLAN': string }[]).map((row) => row['QUERY PLAN']).join('\n');
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
@@ -324,6 +414,7 @@ export class SampleSearchRepository {
       const plans: Record<string, string> = {
         collected: text(await runner.query(`EXPLAIN ${collected.text}`, collected.values)),
         ids: text(await runner.query(`EXPLAIN ${idsQuery.text}`, idsQuery.values)),
+        walk: text(await runner.query(`EXPLAIN ${walk.text}`, walk.values)),
         details: text(await runner.query(`EXPLAIN ${BY_IDS}`, [ids])),
       };
       // EXPLAIN EXECUTE takes no bind parameters: the ids (digits only) go in as a literal.
@@ -350,10 +441,13 @@ export class SampleSearchRepository {
   private async count(condition: Sql): Promise<SampleCount> {
     const estimate = await this.estimate(condition);
     if (estimate > ESTIMATE_ONLY_ABOVE) return { count: estimate, exact: false };
-    const [row] = await this.pooled<{ count: number }>(
-      sql`SELECT count(*)::int AS count FROM (SELECT 1 FROM sample s WHERE ${condition}
-          LIMIT ${EXACT_COUNT_BOUND}) bounded`,
+    // Without statistics the estimate means nothing, and a bounded count still reads up to
+    // EXACT_COUNT_LIMIT rows per request: the estimate is answered, flagged, instead (null here).
+    const [row] = await this.pooled<{ count: number | null }>(
+      sql`SELECT CASE WHEN ${SAMPLE_STATISTICS_KNOWN} THEN (SELECT count(*)::int FROM (SELECT 1 FROM sample s
+          WHERE ${condition} LIMIT ${EXACT_COUNT_BOUND}) bounded) END AS count`,
     );
+    if (row.count === null) return { count: estimate, exact: false };
     if (row.count <= EXACT_COUNT_LIMIT) return { count: row.count, exact: true };
     return { count: Math.max(estimate, row.count), exact: false };
   }

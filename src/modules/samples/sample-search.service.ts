@@ -21,10 +21,15 @@ import { SampleRepository } from './sample.repository';
 /** Filters whose selectivity depends on their value (see search()). */
 const VALUE_DEPENDENT_FILTERS = [...SEARCH_VALUE_FILTERS, 'registry_code'] as const;
 
+/** Filters matching substrings on the trigram indexes. */
+const TEXT_FILTERS = ['q', 'name', 'igsn'] as const;
+
 /** A search's condition on alias `s`, and the caller it was built for. */
 export interface SampleSearchCondition {
   where: Sql;
   caller?: SampleCaller;
+  /** The search looks at what the public may see (most of the catalogue), not the caller's own samples. */
+  public?: boolean;
 }
 
 /**
@@ -63,7 +68,8 @@ export class SampleSearchService {
       scope === 'public' || !caller
         ? { public: this.policy.publicCondition('s', this.clock.now()) }
         : { scope, userId: caller.user.userId, teamIds: caller.teams.map((team) => team.teamId) };
-    return { where: this.searches.searchCondition(searchScope, await this.filters(criteria, caller)), caller };
+    const where = this.searches.searchCondition(searchScope, await this.filters(criteria, caller));
+    return { where, caller, public: 'public' in searchScope };
   }
 
   /** The samples of a batch that the caller may see, as a search condition (label sheets). */
@@ -130,7 +136,9 @@ export class SampleSearchService {
 
   /**
    * GET /api/samples/: newest first, then id, unless `ordering` says otherwise. The page and the count run side by side; the count is
-   * exact up to EXACT_COUNT_LIMIT matches and an estimate beyond (SampleSearchRepository.count).
+   * exact up to EXACT_COUNT_LIMIT matches and an estimate beyond, and an estimate too where counting
+   * would cost more than the page (a common `q` term, a table without statistics: see
+   * SampleSearchRepository.searchWithCount and docs/decisions/0011-counts-no-dearer-than-the-page.md).
    */
   async search(
     query: SampleSearchQuery,
@@ -138,7 +146,7 @@ export class SampleSearchService {
     user: AuthenticatedUser | undefined,
     order: SampleOrder = DEFAULT_SAMPLE_ORDER,
   ): Promise<{ count: SampleCount; more: boolean; data: SampleDto[] }> {
-    const { where, caller } = await this.searchCondition(query, user);
+    const { where, caller, public: open } = await this.searchCondition(query, user);
     // Conditions whose best plan depends on the values (a rare name or a common one, a small box
     // or the whole globe) are planned for their values; the others run as prepared statements.
     const given = query as Record<string, unknown>;
@@ -148,8 +156,11 @@ export class SampleSearchService {
     });
     const { count, ...found } = await this.searches.searchWithCount(
       where,
-      { limit: page.pageSize, offset: page.offset, order },
+      // The public catalogue is walked newest first (a page that needs no planner statistics); one's
+      // own samples are few beside it and have their owner's indexes.
+      { limit: page.pageSize, offset: page.offset, order, walk: open },
       valueDependent,
+      TEXT_FILTERS.some((name) => typeof given[name] === 'string' && given[name].trim() !== ''),
     );
     return {
       count: this.settle(count, page, found.rows.length, found.more),
