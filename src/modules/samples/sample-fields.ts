@@ -8,15 +8,19 @@ import { aliasesOfField } from './sample-field-aliases';
  * `GET /api/batch-templates/fields/`; nothing else spells a column label.
  *
  * A field with `column` is a plain field: stored in the `sample` column of the same name and copied
- * as is into the sample JSON (dates as ISO 8601). The catalogue alone puts it in the detail
+ * as is into the sample JSON (dates as ISO 8601). Its row here alone puts it in the detail
  * statement's SELECT list (SAMPLE_DETAIL), in SampleRow and the row→SampleDto copy (SampleMapper),
- * and in the flat columns that curation reads back (sample-flat-columns.ts). Adding a plain field
- * takes: its row here (with `column`), the migration that adds the column, the validator in the
- * write DTOs, and its property in SampleDto (the OpenAPI document; its place there is its place in
- * the JSON body; the build fails when the types disagree) — the CSV column list then fails the build
- * until it is given its place there too. Fields with joins or shapes of their own (object type,
- * parent, collectors, platforms, archives, related resources, store status, record keeping, the
- * DOI) have no `column` and are written out once in the mapper and the statement.
+ * and in the flat columns curation reads back (sample-flat-columns.ts). Adding a plain field takes:
+ * - its row here, with `column`;
+ * - the migration that adds the column, and its property in the Sample entity;
+ * - its validator in the write DTO (dto/sample-write.dto.ts) and its pair in the write resolver's
+ *   SCALAR_FIELDS (write/sample-field-resolver.ts), which the catalogue does not drive yet;
+ * - its property in SampleDto, for the OpenAPI document (its place there is its place in the JSON
+ *   body; the build fails when its type disagrees with the catalogue's), and its place among the
+ *   CSV columns (csv.serializer.ts; the build fails until it has one).
+ * Fields with joins or shapes of their own (object type, parent, collectors, platforms, archives,
+ * related resources, store status, record keeping, the DOI) have no `column`: each is written out
+ * once in SAMPLE_DETAIL and once in SampleMapper.
  */
 export type SampleFieldType = 'text' | 'number' | 'integer' | 'boolean' | 'date' | 'datetime' | 'list' | 'igsn';
 

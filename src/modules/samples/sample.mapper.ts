@@ -71,13 +71,19 @@ const PLAIN_BY_KEY = new Map(PLAIN_SAMPLE_FIELDS.map((field) => [field.key as st
 /**
  * The body's keys in SampleDto's declaration order — the order clients have always received. Every
  * property SampleDto declares is an own property of an instance (ES2022 class fields), so the class
- * is the one list of the body's layout; sample.mapper.spec.ts checks that it covers every field.
+ * is the one list of the body's layout (sample-fields.spec.ts checks it).
  */
 export const SAMPLE_JSON_SLOTS: readonly JsonSlot[] = Object.keys(new SampleDto()).map((key): JsonSlot => {
   const field = PLAIN_BY_KEY.get(key);
   if (field) return { key: field.key, plain: true, date: field.type === 'date' || field.type === 'datetime' };
   return { key: key as DerivedKey, plain: false };
 });
+
+// Without ES2022 class fields a SampleDto instance has no own keys: fail at start-up, not with empty bodies.
+const unplacedPlainField = PLAIN_SAMPLE_FIELDS.find(
+  (field) => !SAMPLE_JSON_SLOTS.some((slot) => slot.key === field.key),
+);
+if (unplacedPlainField) throw new Error(`SampleDto declares no property ${unplacedPlainField.key}.`);
 
 /** A related resource object as the detail statement aggregates it. */
 export interface LinkedResource {
