@@ -6,6 +6,21 @@ import { aliasesOfField } from './sample-field-aliases';
  * headers an upload accepts for it. Keys are the JSON API's field names (nested objects the batch
  * workbook flattens get a key of their own, such as `platform_label`). Served as
  * `GET /api/batch-templates/fields/`; nothing else spells a column label.
+ *
+ * A field with `column` is a plain field: stored in the `sample` column of the same name and copied
+ * as is into the sample JSON (dates as ISO 8601). Its row here alone puts it in the detail
+ * statement's SELECT list (SAMPLE_DETAIL), in SampleRow and the row→SampleDto copy (SampleMapper),
+ * and in the flat columns curation reads back (sample-flat-columns.ts). Adding a plain field takes:
+ * - its row here, with `column`;
+ * - the migration that adds the column, and its property in the Sample entity;
+ * - its validator in the write DTO (dto/sample-write.dto.ts) and its pair in the write resolver's
+ *   SCALAR_FIELDS (write/sample-field-resolver.ts), which the catalogue does not drive yet;
+ * - its property in SampleDto, for the OpenAPI document (its place there is its place in the JSON
+ *   body; the build fails when its type disagrees with the catalogue's), and its place among the
+ *   CSV columns (csv.serializer.ts; the build fails until it has one).
+ * Fields with joins or shapes of their own (object type, parent, collectors, platforms, archives,
+ * related resources, store status, record keeping, the DOI) have no `column`: each is written out
+ * once in SAMPLE_DETAIL and once in SampleMapper.
  */
 export type SampleFieldType = 'text' | 'number' | 'integer' | 'boolean' | 'date' | 'datetime' | 'list' | 'igsn';
 
@@ -55,10 +70,14 @@ export interface SampleField {
   always?: boolean;
   /** What the column expects, shown as the template header's note (batch columns only). */
   help?: string;
+  /** A plain field (see above): whether its `sample` column may be NULL. */
+  column?: SampleColumnNullability;
 }
 
+export type SampleColumnNullability = 'nullable' | 'not null';
+
 /** Batch columns first, in the order a template lays them out; then the columns only exports show. */
-const CATALOGUE: readonly SampleField[] = [
+const CATALOGUE = [
   {
     key: 'object_type',
     label: 'Object Type',
@@ -68,7 +87,15 @@ const CATALOGUE: readonly SampleField[] = [
     always: true,
     help: 'Object type label, e.g. Core (the most specific that fits)',
   },
-  { key: 'name', label: 'Sample Name', type: 'text', batch: true, always: true, help: 'Unique within this file' },
+  {
+    key: 'name',
+    label: 'Sample Name',
+    type: 'text',
+    batch: true,
+    always: true,
+    help: 'Unique within this file',
+    column: 'not null',
+  },
   {
     key: 'igsn',
     label: 'IGSN',
@@ -83,6 +110,7 @@ const CATALOGUE: readonly SampleField[] = [
     type: 'text',
     batch: true,
     help: 'Your own id for the sample: unique among your samples and within this file',
+    column: 'nullable',
   },
   {
     key: 'registry_code',
@@ -91,6 +119,7 @@ const CATALOGUE: readonly SampleField[] = [
     aliases: ['SESAR Code', 'sesar_code'],
     batch: true,
     help: 'Registry code to register under; when empty, the one of the Metadata sheet or of the upload',
+    column: 'not null',
   },
   {
     key: 'parent_sample',
@@ -106,6 +135,7 @@ const CATALOGUE: readonly SampleField[] = [
     aliases: ['Other Names'],
     batch: true,
     help: 'Separate several with ;',
+    column: 'not null',
   },
   {
     key: 'general_material_type',
@@ -114,6 +144,7 @@ const CATALOGUE: readonly SampleField[] = [
     vocabulary: 'material_type',
     batch: true,
     help: 'e.g. Rock',
+    column: 'nullable',
   },
   {
     key: 'material_types',
@@ -122,9 +153,10 @@ const CATALOGUE: readonly SampleField[] = [
     aliases: ['Material Types'],
     batch: true,
     help: 'Classification, e.g. Igneous>Plutonic; separate with ;',
+    column: 'not null',
   },
-  { key: 'sample_description', label: 'Sample Description', type: 'text', batch: true, help: '' },
-  { key: 'purpose', label: 'Purpose', type: 'text', batch: true, help: '' },
+  { key: 'sample_description', label: 'Sample Description', type: 'text', batch: true, help: '', column: 'nullable' },
+  { key: 'purpose', label: 'Purpose', type: 'text', batch: true, help: '', column: 'nullable' },
   {
     key: 'latitude',
     label: 'Latitude (WGS84)',
@@ -133,6 +165,7 @@ const CATALOGUE: readonly SampleField[] = [
     batch: true,
     always: true,
     help: 'Decimal degrees, -90 to 90',
+    column: 'nullable',
   },
   {
     key: 'longitude',
@@ -142,11 +175,12 @@ const CATALOGUE: readonly SampleField[] = [
     batch: true,
     always: true,
     help: 'Decimal degrees, -180 to 180',
+    column: 'nullable',
   },
-  { key: 'end_latitude', label: 'Latitude End (WGS84)', type: 'number', batch: true, help: '' },
-  { key: 'end_longitude', label: 'Longitude End (WGS84)', type: 'number', batch: true, help: '' },
-  { key: 'elevation', label: 'Elevation', type: 'number', batch: true, help: '' },
-  { key: 'elevation_end', label: 'Elevation End', type: 'number', batch: true, help: '' },
+  { key: 'end_latitude', label: 'Latitude End (WGS84)', type: 'number', batch: true, help: '', column: 'nullable' },
+  { key: 'end_longitude', label: 'Longitude End (WGS84)', type: 'number', batch: true, help: '', column: 'nullable' },
+  { key: 'elevation', label: 'Elevation', type: 'number', batch: true, help: '', column: 'nullable' },
+  { key: 'elevation_end', label: 'Elevation End', type: 'number', batch: true, help: '', column: 'nullable' },
   {
     key: 'elevation_unit',
     label: 'Elevation Unit',
@@ -154,19 +188,29 @@ const CATALOGUE: readonly SampleField[] = [
     vocabulary: 'length_unit',
     batch: true,
     help: '',
+    column: 'nullable',
   },
-  { key: 'depth_min', label: 'Depth Min', type: 'number', batch: true, help: '' },
-  { key: 'depth_max', label: 'Depth Max', type: 'number', batch: true, help: '' },
-  { key: 'depth_unit', label: 'Depth Unit', type: 'text', vocabulary: 'length_unit', batch: true, help: '' },
-  { key: 'depth_scale', label: 'Depth Scale', type: 'text', batch: true, help: '' },
+  { key: 'depth_min', label: 'Depth Min', type: 'number', batch: true, help: '', column: 'nullable' },
+  { key: 'depth_max', label: 'Depth Max', type: 'number', batch: true, help: '', column: 'nullable' },
+  {
+    key: 'depth_unit',
+    label: 'Depth Unit',
+    type: 'text',
+    vocabulary: 'length_unit',
+    batch: true,
+    help: '',
+    column: 'nullable',
+  },
+  { key: 'depth_scale', label: 'Depth Scale', type: 'text', batch: true, help: '', column: 'nullable' },
   {
     key: 'sampling_start_date',
     label: 'Sampling Start Date',
     type: 'date',
     batch: true,
     help: 'YYYY-MM-DD or ISO 8601 date-time',
+    column: 'nullable',
   },
-  { key: 'sampling_end_date', label: 'Sampling End Date', type: 'date', batch: true, help: '' },
+  { key: 'sampling_end_date', label: 'Sampling End Date', type: 'date', batch: true, help: '', column: 'nullable' },
   {
     key: 'sampling_date_precision',
     label: 'Sampling Date Precision',
@@ -174,6 +218,7 @@ const CATALOGUE: readonly SampleField[] = [
     vocabulary: 'date_precision',
     batch: true,
     help: '',
+    column: 'nullable',
   },
   {
     key: 'country',
@@ -182,6 +227,7 @@ const CATALOGUE: readonly SampleField[] = [
     vocabulary: 'country',
     batch: true,
     help: 'Country name or ISO code',
+    column: 'nullable',
   },
   {
     key: 'province',
@@ -190,11 +236,19 @@ const CATALOGUE: readonly SampleField[] = [
     aliases: ['Province/State', 'Province'],
     batch: true,
     help: '',
+    column: 'nullable',
   },
-  { key: 'county', label: 'County', type: 'text', batch: true, help: '' },
-  { key: 'city', label: 'City/Township', type: 'text', aliases: ['City'], batch: true, help: '' },
-  { key: 'locality', label: 'Locality', type: 'text', batch: true, help: '' },
-  { key: 'location_description', label: 'Location Description', type: 'text', batch: true, help: '' },
+  { key: 'county', label: 'County', type: 'text', batch: true, help: '', column: 'nullable' },
+  { key: 'city', label: 'City/Township', type: 'text', aliases: ['City'], batch: true, help: '', column: 'nullable' },
+  { key: 'locality', label: 'Locality', type: 'text', batch: true, help: '', column: 'nullable' },
+  {
+    key: 'location_description',
+    label: 'Location Description',
+    type: 'text',
+    batch: true,
+    help: '',
+    column: 'nullable',
+  },
   {
     key: 'location_method',
     label: 'Location Method',
@@ -202,18 +256,49 @@ const CATALOGUE: readonly SampleField[] = [
     vocabulary: 'location_method',
     batch: true,
     help: '',
+    column: 'nullable',
   },
-  { key: 'primary_location_name', label: 'Primary Location Name', type: 'text', batch: true, help: '' },
-  { key: 'primary_location_type', label: 'Primary Location Type', type: 'text', batch: true, help: '' },
-  { key: 'field_name', label: 'Field Name', type: 'text', batch: true, help: '' },
-  { key: 'vertical_datum', label: 'Vertical Datum', type: 'text', batch: true, help: '' },
-  { key: 'northing', label: 'Northing', type: 'text', batch: true, help: '' },
-  { key: 'easting', label: 'Easting', type: 'text', batch: true, help: '' },
-  { key: 'zone', label: 'Zone', type: 'text', batch: true, help: '' },
-  { key: 'size', label: 'Size', type: 'text', batch: true, help: '' },
-  { key: 'size_unit', label: 'Size Unit', type: 'text', batch: true, help: '' },
-  { key: 'numeric_age_min', label: 'Numeric Age Min', type: 'number', aliases: ['Age Min'], batch: true, help: '' },
-  { key: 'numeric_age_max', label: 'Numeric Age Max', type: 'number', aliases: ['Age Max'], batch: true, help: '' },
+  {
+    key: 'primary_location_name',
+    label: 'Primary Location Name',
+    type: 'text',
+    batch: true,
+    help: '',
+    column: 'nullable',
+  },
+  {
+    key: 'primary_location_type',
+    label: 'Primary Location Type',
+    type: 'text',
+    batch: true,
+    help: '',
+    column: 'nullable',
+  },
+  { key: 'field_name', label: 'Field Name', type: 'text', batch: true, help: '', column: 'nullable' },
+  { key: 'vertical_datum', label: 'Vertical Datum', type: 'text', batch: true, help: '', column: 'nullable' },
+  { key: 'northing', label: 'Northing', type: 'text', batch: true, help: '', column: 'nullable' },
+  { key: 'easting', label: 'Easting', type: 'text', batch: true, help: '', column: 'nullable' },
+  { key: 'zone', label: 'Zone', type: 'text', batch: true, help: '', column: 'nullable' },
+  { key: 'size', label: 'Size', type: 'text', batch: true, help: '', column: 'nullable' },
+  { key: 'size_unit', label: 'Size Unit', type: 'text', batch: true, help: '', column: 'nullable' },
+  {
+    key: 'numeric_age_min',
+    label: 'Numeric Age Min',
+    type: 'number',
+    aliases: ['Age Min'],
+    batch: true,
+    help: '',
+    column: 'nullable',
+  },
+  {
+    key: 'numeric_age_max',
+    label: 'Numeric Age Max',
+    type: 'number',
+    aliases: ['Age Max'],
+    batch: true,
+    help: '',
+    column: 'nullable',
+  },
   {
     key: 'numeric_age_unit',
     label: 'Numeric Age Unit',
@@ -221,6 +306,7 @@ const CATALOGUE: readonly SampleField[] = [
     aliases: ['Age Unit'],
     batch: true,
     help: 'e.g. Ma',
+    column: 'nullable',
   },
   {
     key: 'geologic_age_verbatim',
@@ -229,8 +315,17 @@ const CATALOGUE: readonly SampleField[] = [
     aliases: ['Geological Age'],
     batch: true,
     help: '',
+    column: 'nullable',
   },
-  { key: 'geologic_unit', label: 'Geologic Unit', type: 'text', aliases: ['Geological Unit'], batch: true, help: '' },
+  {
+    key: 'geologic_unit',
+    label: 'Geologic Unit',
+    type: 'text',
+    aliases: ['Geological Unit'],
+    batch: true,
+    help: '',
+    column: 'nullable',
+  },
   {
     key: 'sampling_method',
     label: 'Sampling Method',
@@ -238,8 +333,16 @@ const CATALOGUE: readonly SampleField[] = [
     vocabulary: 'sampling_method',
     batch: true,
     help: '',
+    column: 'nullable',
   },
-  { key: 'sampling_method_detail', label: 'Sampling Method Detail', type: 'text', batch: true, help: '' },
+  {
+    key: 'sampling_method_detail',
+    label: 'Sampling Method Detail',
+    type: 'text',
+    batch: true,
+    help: '',
+    column: 'nullable',
+  },
   {
     key: 'collector',
     label: 'Collector',
@@ -281,8 +384,16 @@ const CATALOGUE: readonly SampleField[] = [
     help: '',
   },
   { key: 'launch_type', label: 'Launch Type', type: 'text', vocabulary: 'launch_type', batch: true, help: '' },
-  { key: 'launch_label', label: 'Launch ID', type: 'text', aliases: ['Launch Label'], batch: true, help: '' },
-  { key: 'cruise_field_prgrm', label: 'Cruise/Field Program', type: 'text', batch: true, help: '' },
+  {
+    key: 'launch_label',
+    label: 'Launch ID',
+    type: 'text',
+    aliases: ['Launch Label'],
+    batch: true,
+    help: '',
+    column: 'nullable',
+  },
+  { key: 'cruise_field_prgrm', label: 'Cruise/Field Program', type: 'text', batch: true, help: '', column: 'nullable' },
   {
     key: 'current_archive',
     label: 'Current Archive',
@@ -291,7 +402,14 @@ const CATALOGUE: readonly SampleField[] = [
     batch: true,
     help: '',
   },
-  { key: 'current_archive_contact', label: 'Current Archive Contact', type: 'text', batch: true, help: '' },
+  {
+    key: 'current_archive_contact',
+    label: 'Current Archive Contact',
+    type: 'text',
+    batch: true,
+    help: '',
+    column: 'nullable',
+  },
   {
     key: 'original_archive',
     label: 'Original Archive',
@@ -300,7 +418,14 @@ const CATALOGUE: readonly SampleField[] = [
     batch: true,
     help: '',
   },
-  { key: 'original_archive_contact', label: 'Original Archive Contact', type: 'text', batch: true, help: '' },
+  {
+    key: 'original_archive_contact',
+    label: 'Original Archive Contact',
+    type: 'text',
+    batch: true,
+    help: '',
+    column: 'nullable',
+  },
   {
     key: 'related_resource_uri',
     label: 'Related URL',
@@ -311,9 +436,9 @@ const CATALOGUE: readonly SampleField[] = [
   { key: 'related_resource_description', label: 'Related URL Description', type: 'text', batch: true, help: '' },
   // Exported, not uploaded: read-only fields and nested lists shown whole.
   { key: 'object_type_path', label: 'Object Type Path', type: 'text', vocabulary: 'object_type' },
-  { key: 'legacy_sample_type', label: 'Legacy Sample Type', type: 'text' },
-  { key: 'external_parent_name', label: 'External Parent Name', type: 'text' },
-  { key: 'external_parent_object_type', label: 'External Parent Object Type', type: 'text' },
+  { key: 'legacy_sample_type', label: 'Legacy Sample Type', type: 'text', column: 'nullable' },
+  { key: 'external_parent_name', label: 'External Parent Name', type: 'text', column: 'nullable' },
+  { key: 'external_parent_object_type', label: 'External Parent Object Type', type: 'text', column: 'nullable' },
   { key: 'collectors', label: 'Collectors', type: 'list' },
   { key: 'platform', label: 'Platform', type: 'text', vocabulary: 'platform' },
   { key: 'launch_platform', label: 'Launch Platform', type: 'text', vocabulary: 'launch_platform' },
@@ -326,11 +451,11 @@ const CATALOGUE: readonly SampleField[] = [
   },
   { key: 'is_draft', label: 'Draft', type: 'boolean' },
   { key: 'publish_date', label: 'Publish Date', type: 'datetime' },
-  { key: 'is_deactivated', label: 'Deactivated', type: 'boolean' },
-  { key: 'deactivate_reason', label: 'Deactivate Reason', type: 'text' },
+  { key: 'is_deactivated', label: 'Deactivated', type: 'boolean', column: 'not null' },
+  { key: 'deactivate_reason', label: 'Deactivate Reason', type: 'text', column: 'nullable' },
   { key: 'user_owner', label: 'User Owner ID', type: 'integer' },
   { key: 'team_owner', label: 'Team Owner ID', type: 'integer' },
-  { key: 'batch_id', label: 'Batch ID', type: 'integer' },
+  { key: 'batch_id', label: 'Batch ID', type: 'integer', column: 'nullable' },
   { key: 'id', label: 'ID', type: 'integer' },
   { key: 'created_at', label: 'Created At', type: 'datetime' },
   { key: 'updated_at', label: 'Updated At', type: 'datetime' },
@@ -341,13 +466,45 @@ const CATALOGUE: readonly SampleField[] = [
   { key: 'registration_date', label: 'Registration Date', type: 'datetime' },
   { key: 'last_update_date', label: 'Last Update Date', type: 'datetime' },
   { key: 'can_deactivate', label: 'Can Deactivate', type: 'boolean' },
-];
+] as const satisfies readonly SampleField[];
 
 /** The catalogue, each field's aliases completed with SESAR2's JSON names for it (sample-field-aliases.ts). */
-export const SAMPLE_FIELDS: readonly SampleField[] = CATALOGUE.map((field) => {
+export const SAMPLE_FIELDS: readonly SampleField[] = CATALOGUE.map((field: SampleField): SampleField => {
   const sesar2 = aliasesOfField(field.key);
   return sesar2.length ? { ...field, aliases: [...(field.aliases ?? []), ...sesar2] } : field;
 });
+
+/** A plain field of the catalogue (one with `column`), by its literal key. */
+export type PlainSampleField = Extract<(typeof CATALOGUE)[number], { column: SampleColumnNullability }>;
+export type PlainSampleKey = PlainSampleField['key'];
+
+type StoredValue<T extends SampleFieldType> = T extends 'number' | 'integer'
+  ? number
+  : T extends 'list'
+    ? string[]
+    : T extends 'boolean'
+      ? boolean
+      : T extends 'date' | 'datetime'
+        ? Date
+        : string;
+type JsonValue<T extends SampleFieldType> = T extends 'date' | 'datetime' ? string : StoredValue<T>;
+type Nullable<V, C extends SampleColumnNullability> = C extends 'nullable' ? V | null : V;
+
+/** The plain fields of a row of the detail statement, typed from the catalogue. */
+export type PlainSampleRow = {
+  [F in PlainSampleField as F['key']]: Nullable<StoredValue<F['type']>, F['column']>;
+};
+
+/** The plain fields of the sample JSON, typed from the catalogue. */
+export type PlainSampleJson = {
+  [F in PlainSampleField as F['key']]: Nullable<JsonValue<F['type']>, F['column']>;
+};
+
+/** The plain fields, in catalogue order. */
+export const PLAIN_SAMPLE_FIELDS = SAMPLE_FIELDS.filter(
+  (field): field is SampleField & { key: PlainSampleKey; column: SampleColumnNullability } =>
+    field.column !== undefined,
+);
 
 const FIELD_BY_KEY = new Map(SAMPLE_FIELDS.map((field) => [field.key, field]));
 

@@ -1,3 +1,5 @@
+import { PLAIN_SAMPLE_FIELDS } from './sample-fields';
+
 /**
  * A sample read back as the flat columns of a batch workbook: one SQL expression per workbook key
  * over FLAT_SAMPLE_JOINS (alias `s` is the sample). Empty values (NULL, '', empty lists) are NULL,
@@ -17,15 +19,13 @@ export type FlatFieldKind = 'number' | 'date' | 'list' | 'igsn' | 'text';
 const text = (sql: string) => ({ sql: `NULLIF(${sql}, '')`, format: 'text' as const });
 const list = (sql: string) => ({ sql: `NULLIF(array_to_string(${sql}, '; '), '')`, format: 'text' as const });
 
-/** Keys that are not a plain sample column of the same name. */
+/** Keys that are not a plain sample column of the same name, or read otherwise (the registry code is never empty). */
 const SPECIAL: Record<string, FlatColumnSql> = {
   object_type: { sql: 'ot.label', format: 'text' },
   igsn: { sql: 's.igsn', format: 'igsn' },
   // A scalar subquery on the primary key: one index probe per row whatever the statistics say.
   parent_sample: { sql: '(SELECT ps.igsn FROM sample ps WHERE ps.id = s.parent_sample_id)', format: 'igsn' },
   registry_code: { sql: 's.registry_code', format: 'text' },
-  other_names: list('s.other_names'),
-  material_types: list('s.material_types'),
   collector: { sql: 'col.labels', format: 'text' },
   collector_detail: { sql: 'col.details', format: 'text' },
   platform_label: text('p.label'),
@@ -39,55 +39,8 @@ const SPECIAL: Record<string, FlatColumnSql> = {
   related_resource_description: { sql: 'rel.descriptions', format: 'text' },
 };
 
-/** Workbook keys stored as a sample column of the same name (snake_case). */
-const PLAIN_COLUMNS = new Set([
-  'name',
-  'external_sample_id',
-  'general_material_type',
-  'sample_description',
-  'purpose',
-  'latitude',
-  'longitude',
-  'end_latitude',
-  'end_longitude',
-  'elevation',
-  'elevation_end',
-  'elevation_unit',
-  'depth_min',
-  'depth_max',
-  'depth_unit',
-  'depth_scale',
-  'sampling_start_date',
-  'sampling_end_date',
-  'sampling_date_precision',
-  'country',
-  'province',
-  'county',
-  'city',
-  'locality',
-  'location_description',
-  'location_method',
-  'primary_location_name',
-  'primary_location_type',
-  'field_name',
-  'vertical_datum',
-  'northing',
-  'easting',
-  'zone',
-  'size',
-  'size_unit',
-  'numeric_age_min',
-  'numeric_age_max',
-  'numeric_age_unit',
-  'geologic_age_verbatim',
-  'geologic_unit',
-  'sampling_method',
-  'sampling_method_detail',
-  'launch_label',
-  'cruise_field_prgrm',
-  'current_archive_contact',
-  'original_archive_contact',
-]);
+/** Workbook keys stored as a sample column of the same name: the catalogue's plain batch fields. */
+const PLAIN_COLUMNS = new Set<string>(PLAIN_SAMPLE_FIELDS.filter((field) => field.batch).map((field) => field.key));
 
 /** The SQL of a workbook key, or undefined when the sample has no column for it. */
 export function flatColumnSql(key: string, kind: FlatFieldKind): FlatColumnSql | undefined {

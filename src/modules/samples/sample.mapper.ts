@@ -6,68 +6,20 @@ import { SampleTombstone } from './dto/sample-lookup.dto';
 import { SampleCollector, SampleDto } from './dto/sample.dto';
 import { IgsnService } from './igsn.service';
 import { SampleAccessFacts } from './sample-access.policy';
+import { PLAIN_SAMPLE_FIELDS, PlainSampleJson, PlainSampleKey, PlainSampleRow } from './sample-fields';
 import { RelatedResource, StoreStatus } from './sample.entity';
 
-/** One row of the sample detail statement (SampleRepository). */
-export interface SampleRow {
+/**
+ * One row of the sample detail statement (SampleRepository): the catalogue's plain fields, typed
+ * from it, and the columns of the fields with joins or shapes of their own.
+ */
+export type SampleRow = PlainSampleRow & {
   id: string;
   igsn: string;
-  registry_code: string;
-  name: string;
-  external_sample_id: string | null;
   /** Null only for a reserved sample, which has no object type yet. */
   object_type: string | null;
   object_type_path: string | null;
-  legacy_sample_type: string | null;
-  general_material_type: string | null;
-  material_types: string[];
-  sample_description: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  end_latitude: number | null;
-  end_longitude: number | null;
-  elevation: number | null;
-  elevation_end: number | null;
-  elevation_unit: string | null;
-  depth_min: number | null;
-  depth_max: number | null;
-  depth_unit: string | null;
-  country: string | null;
-  province: string | null;
-  county: string | null;
-  city: string | null;
-  locality: string | null;
-  location_description: string | null;
-  location_method: string | null;
-  purpose: string | null;
-  size: string | null;
-  field_name: string | null;
-  primary_location_name: string | null;
-  primary_location_type: string | null;
-  vertical_datum: string | null;
-  northing: string | null;
-  easting: string | null;
-  zone: string | null;
-  depth_scale: string | null;
-  size_unit: string | null;
-  cruise_field_prgrm: string | null;
-  current_archive_contact: string | null;
-  original_archive_contact: string | null;
   parent_igsn: string | null;
-  external_parent_name: string | null;
-  external_parent_object_type: string | null;
-  other_names: string[];
-  numeric_age_min: number | null;
-  numeric_age_max: number | null;
-  numeric_age_unit: string | null;
-  geologic_age_verbatim: string | null;
-  geologic_unit: string | null;
-  sampling_method: string | null;
-  sampling_method_detail: string | null;
-  sampling_start_date: Date | null;
-  sampling_end_date: Date | null;
-  sampling_date_precision: string | null;
-  launch_label: string | null;
   collectors: SampleCollector[] | null;
   platform_id: number | null;
   platform_label: string | null;
@@ -85,20 +37,53 @@ export interface SampleRow {
   linked_resources: LinkedResource[] | null;
   metadata_store_status: StoreStatus;
   publish_date: Date | null;
-  is_deactivated: boolean;
-  deactivate_reason: string | null;
   deactivated_at: Date | null;
   /** The samples a `duplicate igsn` deactivation named (bare suffixes). */
   deactivate_duplicate_igsns: string[] | null;
   user_owner_id: number | null;
   team_owner_id: number | null;
-  batch_id: number | null;
   created_at: Date;
   updated_at: Date;
   doi_state: string | null;
   doi_updated_at: Date | null;
   doi_error: string | null;
-}
+};
+
+/** The SampleDto fields that are not a plain copy of a catalogue column: SampleMapper writes each. */
+type DerivedKey = Exclude<keyof SampleDto, PlainSampleKey>;
+
+// Compile-time guard: a plain field whose catalogue type disagrees with its SampleDto property fails here.
+type MistypedPlainField = {
+  [K in PlainSampleKey]: [PlainSampleJson[K]] extends [SampleDto[K]]
+    ? [SampleDto[K]] extends [PlainSampleJson[K]]
+      ? never
+      : K
+    : K;
+}[PlainSampleKey];
+const plainFieldsMatchSampleDto: [MistypedPlainField] extends [never] ? true : MistypedPlainField = true;
+void plainFieldsMatchSampleDto;
+
+/** How one key of the body is filled: copied from the row (plain) or taken from the derived fields. */
+type JsonSlot = { key: PlainSampleKey; plain: true; date: boolean } | { key: DerivedKey; plain: false };
+
+const PLAIN_BY_KEY = new Map(PLAIN_SAMPLE_FIELDS.map((field) => [field.key as string, field]));
+
+/**
+ * The body's keys in SampleDto's declaration order — the order clients have always received. Every
+ * property SampleDto declares is an own property of an instance (ES2022 class fields), so the class
+ * is the one list of the body's layout (sample-fields.spec.ts checks it).
+ */
+export const SAMPLE_JSON_SLOTS: readonly JsonSlot[] = Object.keys(new SampleDto()).map((key): JsonSlot => {
+  const field = PLAIN_BY_KEY.get(key);
+  if (field) return { key: field.key, plain: true, date: field.type === 'date' || field.type === 'datetime' };
+  return { key: key as DerivedKey, plain: false };
+});
+
+// Without ES2022 class fields a SampleDto instance has no own keys: fail at start-up, not with empty bodies.
+const unplacedPlainField = PLAIN_SAMPLE_FIELDS.find(
+  (field) => !SAMPLE_JSON_SLOTS.some((slot) => slot.key === field.key),
+);
+if (unplacedPlainField) throw new Error(`SampleDto declares no property ${unplacedPlainField.key}.`);
 
 /** A related resource object as the detail statement aggregates it. */
 export interface LinkedResource {
@@ -151,65 +136,25 @@ export class SampleMapper {
   }
 
   toDto(row: SampleRow, canEdit: boolean): SampleDto {
+    const derived = this.derivedFields(row, canEdit);
+    const dto: Record<string, unknown> = {};
+    for (const slot of SAMPLE_JSON_SLOTS) {
+      if (!slot.plain) dto[slot.key] = derived[slot.key];
+      else if (!slot.date) dto[slot.key] = row[slot.key];
+      else dto[slot.key] = (row[slot.key] as Date | null)?.toISOString() ?? null;
+    }
+    return dto as unknown as SampleDto;
+  }
+
+  /** The fields with joins or shapes of their own (the plain ones are copied in toDto). */
+  private derivedFields(row: SampleRow, canEdit: boolean): Pick<SampleDto, DerivedKey> {
     const iso = (date: Date | null) => (date ? date.toISOString() : null);
     return {
       id: Number(row.id),
       igsn: this.igsn.toDoi(row.igsn),
-      registry_code: row.registry_code,
-      name: row.name,
-      external_sample_id: row.external_sample_id,
       object_type: row.object_type,
       object_type_path: row.object_type_path,
-      legacy_sample_type: row.legacy_sample_type,
-      general_material_type: row.general_material_type,
-      material_types: row.material_types,
-      sample_description: row.sample_description,
-      latitude: row.latitude,
-      longitude: row.longitude,
-      end_latitude: row.end_latitude,
-      end_longitude: row.end_longitude,
-      elevation: row.elevation,
-      elevation_end: row.elevation_end,
-      elevation_unit: row.elevation_unit,
-      depth_min: row.depth_min,
-      depth_max: row.depth_max,
-      depth_unit: row.depth_unit,
-      country: row.country,
-      province: row.province,
-      county: row.county,
-      city: row.city,
-      locality: row.locality,
-      location_description: row.location_description,
-      location_method: row.location_method,
-      purpose: row.purpose,
-      size: row.size,
-      field_name: row.field_name,
-      primary_location_name: row.primary_location_name,
-      primary_location_type: row.primary_location_type,
-      vertical_datum: row.vertical_datum,
-      northing: row.northing,
-      easting: row.easting,
-      zone: row.zone,
-      depth_scale: row.depth_scale,
-      size_unit: row.size_unit,
-      cruise_field_prgrm: row.cruise_field_prgrm,
-      current_archive_contact: row.current_archive_contact,
-      original_archive_contact: row.original_archive_contact,
       parent_sample: row.parent_igsn ? this.igsn.toDoi(row.parent_igsn) : null,
-      external_parent_name: row.external_parent_name,
-      external_parent_object_type: row.external_parent_object_type,
-      other_names: row.other_names,
-      numeric_age_min: row.numeric_age_min,
-      numeric_age_max: row.numeric_age_max,
-      numeric_age_unit: row.numeric_age_unit,
-      geologic_age_verbatim: row.geologic_age_verbatim,
-      geologic_unit: row.geologic_unit,
-      sampling_method: row.sampling_method,
-      sampling_method_detail: row.sampling_method_detail,
-      sampling_start_date: iso(row.sampling_start_date),
-      sampling_end_date: iso(row.sampling_end_date),
-      sampling_date_precision: row.sampling_date_precision,
-      launch_label: row.launch_label,
       collectors: row.collectors ?? [],
       platform:
         row.platform_id === null
@@ -233,12 +178,9 @@ export class SampleMapper {
       related_resources: relatedResourcesOf(row),
       is_draft: row.metadata_store_status === 'draft',
       metadata_store_status: row.metadata_store_status,
-      is_deactivated: row.is_deactivated,
-      deactivate_reason: row.deactivate_reason,
       publish_date: iso(row.publish_date),
       user_owner: row.user_owner_id,
       team_owner: row.team_owner_id,
-      batch_id: row.batch_id,
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),
       can_edit: canEdit,

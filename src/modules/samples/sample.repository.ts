@@ -4,35 +4,29 @@ import type { QueryResultRow } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { pooledQuery } from '../../core/database/prepared-query';
 import { ReadRouting } from '../../core/database/read-replicas/read-routing.service';
+import { PLAIN_SAMPLE_FIELDS } from './sample-fields';
 import { SAMPLE_VOCABULARY_JOINS } from './sample-flat-columns';
 import { SampleRow } from './sample.mapper';
 
 /**
- * Everything a sample's JSON needs, for rows picked by `WHERE …` on alias `s`. The rows are always
- * picked first (by id or IGSN, on a unique index); every other table is reached from them by its
+ * Everything a sample's JSON needs, for rows picked by `WHERE …` on alias `s`: the catalogue's plain
+ * fields (sample-fields.ts), then the columns of the fields with joins or shapes of their own. The
+ * rows are always picked first (by id or IGSN, on a unique index); every other table is reached from them by its
  * primary key — small vocabulary tables by join, the parent sample by a scalar subquery — so no
  * plan can turn into a scan of `sample` per result row, whatever the statistics say.
  */
 export const SAMPLE_DETAIL = `
-  SELECT s.id, s.igsn, s.registry_code, s.name, s.external_sample_id, ot.label AS object_type, ot.hierarchical_label AS object_type_path,
-         s.legacy_sample_type, s.general_material_type, s.material_types, s.sample_description, s.latitude, s.longitude,
-         s.end_latitude, s.end_longitude, s.elevation, s.elevation_end, s.elevation_unit, s.depth_min, s.depth_max,
-         s.depth_unit, s.country, s.province, s.county, s.city, s.locality, s.location_description,
-         s.location_method, s.purpose, s.size, s.field_name, s.primary_location_name, s.primary_location_type,
-         s.vertical_datum, s.northing, s.easting, s.zone, s.depth_scale, s.size_unit, s.cruise_field_prgrm,
-         s.current_archive_contact, s.original_archive_contact,
-         (SELECT ps.igsn FROM sample ps WHERE ps.id = s.parent_sample_id) AS parent_igsn, s.external_parent_name,
-         s.external_parent_object_type, s.other_names, s.numeric_age_min, s.numeric_age_max, s.numeric_age_unit,
-         s.geologic_age_verbatim, s.geologic_unit, s.sampling_method, s.sampling_method_detail,
-         s.sampling_start_date, s.sampling_end_date, s.sampling_date_precision, s.launch_label,
+  SELECT s.id, s.igsn, ${PLAIN_SAMPLE_FIELDS.map((field) => `s.${field.key}`).join(', ')},
+         ot.label AS object_type, ot.hierarchical_label AS object_type_path,
+         (SELECT ps.igsn FROM sample ps WHERE ps.id = s.parent_sample_id) AS parent_igsn,
          col.collectors,
          p.id AS platform_id, p.label AS platform_label, pt.label AS platform_type, p.description AS platform_description,
          lp.id AS launch_platform_id, lp.label AS launch_platform_label, lt.label AS launch_type,
          ca.id AS current_archive_id, ca.label AS current_archive_label,
          oa.id AS original_archive_id, oa.label AS original_archive_label,
-         s.related_resources, lrr.linked_resources, s.metadata_store_status, s.publish_date, s.is_deactivated, s.deactivate_reason,
+         s.related_resources, lrr.linked_resources, s.metadata_store_status, s.publish_date,
          s.deactivated_at, s.deactivate_duplicate_igsns,
-         s.user_owner_id, s.team_owner_id, s.batch_id, s.created_at, s.updated_at,
+         s.user_owner_id, s.team_owner_id, s.created_at, s.updated_at,
          CASE WHEN sd.version > sd.delivered_version THEN 'pending' ELSE sd.state END AS doi_state,
          sd.updated_at AS doi_updated_at, sd.error AS doi_error
     FROM sample s ${SAMPLE_VOCABULARY_JOINS}
