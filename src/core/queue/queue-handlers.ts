@@ -32,12 +32,12 @@ export class QueueHandlers implements OnModuleInit {
   private readonly logger = new Logger('Queues');
 
   constructor(
-    private readonly discovery: DiscoveryService,
+    private readonly discoveryService: DiscoveryService,
     private readonly registrar: BullRegistrar,
   ) {}
 
   onModuleInit(): void {
-    const handlers = this.discovery
+    const handlers = this.discoveryService
       .getProviders()
       .map((wrapper) => ({ name: String(wrapper.name), queue: processorQueue(wrapper.metatype) }))
       .filter((handler): handler is { name: string; queue: QueueName } => handler.queue !== undefined);

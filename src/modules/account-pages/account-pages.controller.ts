@@ -39,9 +39,9 @@ const SETTINGS_NOTICES: Record<string, string> = {
 @AccountPageController()
 export class AccountPagesController {
   constructor(
-    private readonly accounts: AccountsService,
-    private readonly tokens: TokenService,
-    private readonly orcid: OrcidSignInService,
+    private readonly accountsService: AccountsService,
+    private readonly tokenService: TokenService,
+    private readonly orcidSignInService: OrcidSignInService,
     private readonly csrf: CsrfTokens,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
@@ -69,7 +69,11 @@ export class AccountPagesController {
     sendPage(
       res,
       200,
-      renderSignIn({ viewer: this.preSession(req, res), orcidEnabled: this.orcid.enabled, next: safeNext(next) }),
+      renderSignIn({
+        viewer: this.preSession(req, res),
+        orcidEnabled: this.orcidSignInService.enabled,
+        next: safeNext(next),
+      }),
     );
   }
 
@@ -91,9 +95,13 @@ export class AccountPagesController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const user = await this.accounts.authenticate(form.email, form.password);
+    const user = await this.accountsService.authenticate(form.email, form.password);
     if (!user) {
-      const view = { viewer: this.preSession(req, res), orcidEnabled: this.orcid.enabled, next: safeNext(next) };
+      const view = {
+        viewer: this.preSession(req, res),
+        orcidEnabled: this.orcidSignInService.enabled,
+        next: safeNext(next),
+      };
       sendPage(res, 401, renderSignIn({ ...view, email: form.email, error: 'Invalid email or password.' }));
       return;
     }
@@ -106,7 +114,7 @@ export class AccountPagesController {
     userId: number,
     origin: 'browser-password' | 'browser-orcid',
   ): Promise<void> {
-    const session = await this.tokens.issueBrowserSession(userId, origin);
+    const session = await this.tokenService.issueBrowserSession(userId, origin);
     setCookie(res, 'session', session.token, this.secure, session.expiresAt.getTime() - Date.now());
     clearCookie(res, 'preSession', this.secure);
   }
@@ -118,7 +126,7 @@ export class AccountPagesController {
   /** Leaves for ORCID (a link, not a form: the CSP's form-action would stop a form's redirect to ORCID). */
   @Get('account/sign-in/orcid')
   async startOrcid(@Query('next') next: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const { url, flowToken } = await this.orcid.start(this.orcidRedirectUri(req), safeNext(next));
+    const { url, flowToken } = await this.orcidSignInService.start(this.orcidRedirectUri(req), safeNext(next));
     setCookie(res, 'orcidFlow', flowToken, this.secure, ORCID_FLOW_SECONDS * 1000);
     seeOther(res, url);
   }
@@ -132,7 +140,12 @@ export class AccountPagesController {
   ): Promise<void> {
     const flowToken = readCookie(req, 'orcidFlow', this.secure);
     clearCookie(res, 'orcidFlow', this.secure);
-    const result = await this.orcid.finish(query, flowToken, this.orcidRedirectUri(req), session.user?.userId);
+    const result = await this.orcidSignInService.finish(
+      query,
+      flowToken,
+      this.orcidRedirectUri(req),
+      session.user?.userId,
+    );
     if (result.linked) {
       seeOther(res, `${SETTINGS}?done=orcid-linked`);
       return;
@@ -144,7 +157,7 @@ export class AccountPagesController {
   @Get('account/sign-out')
   @PageAccessFor('signed-in')
   async signOutPage(@CurrentPageSession() session: PageSession, @Res() res: Response): Promise<void> {
-    sendPage(res, 200, renderSignOut(await pageViewer(this.accounts, session)));
+    sendPage(res, 200, renderSignOut(await pageViewer(this.accountsService, session)));
   }
 
   @Post('account/sign-out')
@@ -155,7 +168,7 @@ export class AccountPagesController {
     @Res() res: Response,
   ): Promise<void> {
     const user = session.user;
-    if (user) await this.tokens.revokeSession(user.userId, user.tokenPairId);
+    if (user) await this.tokenService.revokeSession(user.userId, user.tokenPairId);
     clearCookie(res, 'session', this.secure);
     seeOther(res, '/account/sign-in');
   }
@@ -182,7 +195,7 @@ export class AccountPagesController {
   ): Promise<void> {
     const user = signedInUser(session);
     if (!user.uploadPermission) throw ApiError.forbidden('Generating developer tokens requires upload permission.');
-    const pair = await this.tokens.issuePair(user.userId, 'developer');
+    const pair = await this.tokenService.issuePair(user.userId, 'developer');
     const created = { ...pair, lastUsedAt: null };
     sendPage(res, 200, renderDeveloperSettings(await this.settingsView(session, { created })));
   }
@@ -195,7 +208,7 @@ export class AccountPagesController {
     @CurrentPageSession() session: PageSession,
     @Res() res: Response,
   ): Promise<void> {
-    await this.tokens.revokeDeveloperPair(signedInUser(session).userId, id);
+    await this.tokenService.revokeDeveloperPair(signedInUser(session).userId, id);
     seeOther(res, `${SETTINGS}?done=revoked`);
   }
 
@@ -206,7 +219,7 @@ export class AccountPagesController {
     @CurrentPageSession() session: PageSession,
     @Res() res: Response,
   ): Promise<void> {
-    await this.tokens.revokeAllDeveloperPairs(signedInUser(session).userId);
+    await this.tokenService.revokeAllDeveloperPairs(signedInUser(session).userId);
     seeOther(res, `${SETTINGS}?done=revoked-all`);
   }
 
@@ -218,7 +231,7 @@ export class AccountPagesController {
     @CurrentPageSession() session: PageSession,
     @Res() res: Response,
   ): Promise<void> {
-    await this.tokens.revokeSession(signedInUser(session).userId, id);
+    await this.tokenService.revokeSession(signedInUser(session).userId, id);
     seeOther(res, `${SETTINGS}?done=session-revoked`);
   }
 
@@ -228,10 +241,10 @@ export class AccountPagesController {
   ): Promise<DeveloperSettingsView> {
     const user = signedInUser(session);
     const [viewer, account, developerPairs, sessions] = await Promise.all([
-      pageViewer(this.accounts, session),
-      this.accounts.requireUser(user.userId),
-      this.tokens.listDeveloperPairs(user.userId),
-      this.tokens.listSessions(user.userId),
+      pageViewer(this.accountsService, session),
+      this.accountsService.requireUser(user.userId),
+      this.tokenService.listDeveloperPairs(user.userId),
+      this.tokenService.listSessions(user.userId),
     ]);
     return {
       viewer,
@@ -241,7 +254,7 @@ export class AccountPagesController {
         orcid: account.orcid,
         uploadPermission: user.uploadPermission,
       },
-      orcidEnabled: this.orcid.enabled,
+      orcidEnabled: this.orcidSignInService.enabled,
       maxPairs: MAX_ACTIVE_DEVELOPER_PAIRS,
       lifetimes: {
         access: inWords(this.config.auth.accessTtlSeconds),

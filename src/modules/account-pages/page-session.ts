@@ -58,7 +58,7 @@ export function safeNext(value: unknown, fallback = '/account/developer-settings
 export class AccountPageGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly tokens: TokenService,
+    private readonly tokenService: TokenService,
     private readonly csrf: CsrfTokens,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
@@ -98,7 +98,7 @@ export class AccountPageGuard implements CanActivate {
     const secure = this.config.auth.sessionCookieSecure;
     const viaApi = /^\/api(\/|$)/i.test(req.originalUrl);
     const token = viaApi ? undefined : readCookie(req, 'session', secure);
-    const user = token ? await this.tokens.authenticateBrowserSession(token) : undefined;
+    const user = token ? await this.tokenService.authenticateBrowserSession(token) : undefined;
     if (token && !user) clearCookie(res, 'session', secure);
     const session: PageSession = { user, csrf: '' };
     const binding = viaApi ? undefined : this.binding(req, session);

@@ -35,8 +35,8 @@ const STAFF_NOTICES: Record<string, string> = {
 @AccountPageController()
 export class RequestPagesController {
   constructor(
-    private readonly requests: AccountRequestsService,
-    private readonly accounts: AccountsService,
+    private readonly accountRequestsService: AccountRequestsService,
+    private readonly accountsService: AccountsService,
   ) {}
 
   @Get('account/requests')
@@ -48,9 +48,9 @@ export class RequestPagesController {
   ): Promise<void> {
     const user = signedInUser(session);
     const [viewer, requests, teams] = await Promise.all([
-      pageViewer(this.accounts, session),
-      this.requests.mine(user),
-      this.accounts.managedTeams(user.userId),
+      pageViewer(this.accountsService, session),
+      this.accountRequestsService.mine(user),
+      this.accountsService.managedTeams(user.userId),
     ]);
     const html = renderRequests({
       viewer,
@@ -69,7 +69,7 @@ export class RequestPagesController {
     @CurrentPageSession() session: PageSession,
     @Res() res: Response,
   ): Promise<void> {
-    await this.requests.requestUploadPermission(signedInUser(session), form.reason);
+    await this.accountRequestsService.requestUploadPermission(signedInUser(session), form.reason);
     seeOther(res, '/account/requests?done=asked-access');
   }
 
@@ -80,7 +80,7 @@ export class RequestPagesController {
     @CurrentPageSession() session: PageSession,
     @Res() res: Response,
   ): Promise<void> {
-    await this.requests.requestRegistryCode(signedInUser(session), {
+    await this.accountRequestsService.requestRegistryCode(signedInUser(session), {
       code: form.code,
       team: form.team || undefined,
       reason: form.reason,
@@ -97,8 +97,8 @@ export class RequestPagesController {
   ): Promise<void> {
     const page = { page: 1, pageSize: STAFF_PAGE_SIZE, offset: 0 };
     const [viewer, pending] = await Promise.all([
-      pageViewer(this.accounts, session),
-      this.requests.list(signedInUser(session), { status: 'pending' }, page),
+      pageViewer(this.accountsService, session),
+      this.accountRequestsService.list(signedInUser(session), { status: 'pending' }, page),
     ]);
     const html = renderStaffRequests({
       viewer,
@@ -122,8 +122,8 @@ export class RequestPagesController {
     const kind = Object.hasOwn(KIND_PATHS, kindPath) ? KIND_PATHS[kindPath] : undefined;
     if (!kind || (decision !== 'approve' && decision !== 'refuse')) throw ApiError.notFound('Page not found.');
     const curator = signedInUser(session);
-    if (decision === 'approve') await this.requests.approve(curator, kind, id, form.message);
-    else await this.requests.refuse(curator, kind, id, form.message);
+    if (decision === 'approve') await this.accountRequestsService.approve(curator, kind, id, form.message);
+    else await this.accountRequestsService.refuse(curator, kind, id, form.message);
     seeOther(res, `/staff/requests?done=${decision === 'approve' ? 'approved' : 'refused'}`);
   }
 }

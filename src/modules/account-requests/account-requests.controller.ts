@@ -68,7 +68,7 @@ function listStatus(query: Record<string, unknown>): AccountRequestStatus | unde
 })
 @Controller()
 export class AccountRequestsController {
-  constructor(private readonly requests: AccountRequestsService) {}
+  constructor(private readonly accountRequestsService: AccountRequestsService) {}
 
   private async list(
     req: Request,
@@ -78,7 +78,7 @@ export class AccountRequestsController {
   ): Promise<Paginated<AccountRequestDto>> {
     const status = listStatus(query);
     const page = parsePageRequest(query, PAGE);
-    const { count, data } = await this.requests.list(caller, { kind, status }, page);
+    const { count, data } = await this.accountRequestsService.list(caller, { kind, status }, page);
     return paginate(req, page, count, data);
   }
 
@@ -97,7 +97,7 @@ export class AccountRequestsController {
     @CurrentUser() caller: AuthenticatedUser,
     @Body() body: AccessRequestInput,
   ): Promise<AccountRequestResponse> {
-    return { data: await this.requests.requestUploadPermission(caller, body.reason) };
+    return { data: await this.accountRequestsService.requestUploadPermission(caller, body.reason) };
   }
 
   @Get('access-requests')
@@ -121,7 +121,7 @@ export class AccountRequestsController {
   @ApiOkResponse({ type: AccountRequestResponse })
   @ApiNotFoundResponse({ type: ErrorBody, example: { message: NOT_FOUND.upload_permission, errors: {} } })
   async getAccess(@CurrentUser() caller: AuthenticatedUser, @Param('id') id: string): Promise<AccountRequestResponse> {
-    return { data: await this.requests.get(caller, 'upload_permission', id) };
+    return { data: await this.accountRequestsService.get(caller, 'upload_permission', id) };
   }
 
   @Post('access-requests/:id/approve')
@@ -139,7 +139,7 @@ export class AccountRequestsController {
     @Param('id') id: string,
     @Body() body: ApproveRequestInput,
   ): Promise<AccountRequestResponse> {
-    return { data: await this.requests.approve(caller, 'upload_permission', id, body.message) };
+    return { data: await this.accountRequestsService.approve(caller, 'upload_permission', id, body.message) };
   }
 
   @Post('access-requests/:id/refuse')
@@ -155,7 +155,7 @@ export class AccountRequestsController {
     @Param('id') id: string,
     @Body() body: RefuseRequestInput,
   ): Promise<AccountRequestResponse> {
-    return { data: await this.requests.refuse(caller, 'upload_permission', id, body.message) };
+    return { data: await this.accountRequestsService.refuse(caller, 'upload_permission', id, body.message) };
   }
 
   @Post('registry-code-requests')
@@ -185,7 +185,7 @@ export class AccountRequestsController {
     @CurrentUser() caller: AuthenticatedUser,
     @Body() body: RegistryCodeRequestInput,
   ): Promise<AccountRequestResponse> {
-    return { data: await this.requests.requestRegistryCode(caller, body) };
+    return { data: await this.accountRequestsService.requestRegistryCode(caller, body) };
   }
 
   @Get('registry-code-requests')
@@ -209,7 +209,7 @@ export class AccountRequestsController {
   @ApiOkResponse({ type: AccountRequestResponse })
   @ApiNotFoundResponse({ type: ErrorBody, example: { message: NOT_FOUND.registry_code, errors: {} } })
   async getCode(@CurrentUser() caller: AuthenticatedUser, @Param('id') id: string): Promise<AccountRequestResponse> {
-    return { data: await this.requests.get(caller, 'registry_code', id) };
+    return { data: await this.accountRequestsService.get(caller, 'registry_code', id) };
   }
 
   @Post('registry-code-requests/:id/approve')
@@ -232,7 +232,7 @@ export class AccountRequestsController {
     @Param('id') id: string,
     @Body() body: ApproveRequestInput,
   ): Promise<AccountRequestResponse> {
-    return { data: await this.requests.approve(caller, 'registry_code', id, body.message) };
+    return { data: await this.accountRequestsService.approve(caller, 'registry_code', id, body.message) };
   }
 
   @Post('registry-code-requests/:id/refuse')
@@ -248,6 +248,6 @@ export class AccountRequestsController {
     @Param('id') id: string,
     @Body() body: RefuseRequestInput,
   ): Promise<AccountRequestResponse> {
-    return { data: await this.requests.refuse(caller, 'registry_code', id, body.message) };
+    return { data: await this.accountRequestsService.refuse(caller, 'registry_code', id, body.message) };
   }
 }

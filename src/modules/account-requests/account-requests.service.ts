@@ -49,16 +49,16 @@ export function parseRequestId(value: string, kind: AccountRequestKind): number 
 export class AccountRequestsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly requests: AccountRequestRepository,
-    private readonly accounts: AccountsService,
-    private readonly notifications: NotificationsService,
+    private readonly accountRequestRepository: AccountRequestRepository,
+    private readonly accountsService: AccountsService,
+    private readonly notificationsService: NotificationsService,
     private readonly clock: Clock,
   ) {}
 
   /** Asks for upload permission; 409 when the caller has it or already asked and waits. */
   async requestUploadPermission(caller: RequestCaller, reason: string): Promise<AccountRequestDto> {
     if (caller.uploadPermission) throw ApiError.conflict('You already have upload permission.');
-    const request = await this.requests
+    const request = await this.accountRequestRepository
       .insert({ kind: 'upload_permission', userId: caller.userId, reason, createdAt: this.clock.now() })
       .catch((error: unknown) => {
         if (!pendingTwice(error, 'uq_account_request_pending_permission')) throw error;
@@ -79,7 +79,7 @@ export class AccountRequestsService {
     const code = AccountsService.normaliseRegistryCode(input.code);
     let teamId: number | null = null;
     if (input.team !== undefined) {
-      const team = (await this.accounts.managedTeams(caller.userId)).find(
+      const team = (await this.accountsService.managedTeams(caller.userId)).find(
         (candidate) => candidate.name.toLowerCase() === input.team?.toLowerCase(),
       );
       if (!team) {
@@ -89,10 +89,10 @@ export class AccountRequestsService {
       }
       teamId = team.id;
     }
-    if (await this.accounts.registryCodeExists(code)) {
+    if (await this.accountsService.registryCodeExists(code)) {
       throw ApiError.conflict(`Registry code ${code} already exists.`, { code: ['already exists'] });
     }
-    const request = await this.requests
+    const request = await this.accountRequestRepository
       .insert({
         kind: 'registry_code',
         userId: caller.userId,
@@ -116,7 +116,7 @@ export class AccountRequestsService {
     filter: { kind?: AccountRequestKind; status?: AccountRequestStatus },
     page: PageRequest,
   ): Promise<{ count: number; data: AccountRequestDto[] }> {
-    const [rows, count] = await this.requests.page(
+    const [rows, count] = await this.accountRequestRepository.page(
       { ...filter, ...(isCurator(caller) ? {} : { userId: caller.userId }) },
       { limit: page.pageSize, offset: page.offset },
     );
@@ -125,13 +125,13 @@ export class AccountRequestsService {
 
   /** The caller's own requests of both kinds, newest first (their page), at most `limit`. */
   async mine(caller: RequestCaller, limit = 100): Promise<AccountRequestDto[]> {
-    const [rows] = await this.requests.page({ userId: caller.userId }, { limit, offset: 0 }, 'newest');
+    const [rows] = await this.accountRequestRepository.page({ userId: caller.userId }, { limit, offset: 0 }, 'newest');
     return this.toDtos(rows);
   }
 
   /** One request; 404 for a request the caller may not see (someone else's, for anyone but staff). */
   async get(caller: RequestCaller, kind: AccountRequestKind, idValue: string): Promise<AccountRequestDto> {
-    const request = await this.requests.find(parseRequestId(idValue, kind), kind);
+    const request = await this.accountRequestRepository.find(parseRequestId(idValue, kind), kind);
     if (!request || (!isCurator(caller) && request.userId !== caller.userId)) throw ApiError.notFound(NOT_FOUND[kind]);
     return this.toDto(request);
   }
@@ -177,28 +177,28 @@ export class AccountRequestsService {
     const id = parseRequestId(idValue, kind);
     if (!isCurator(caller)) throw ApiError.forbidden('Only curators (staff) decide requests.');
     const decided = await this.dataSource.transaction(async (manager) => {
-      const request = await this.requests.lock(manager, id, kind);
+      const request = await this.accountRequestRepository.lock(manager, id, kind);
       if (!request) throw ApiError.notFound(NOT_FOUND[kind]);
       if (request.status !== 'pending') throw ApiError.conflict(`This request was already ${request.status}.`);
       if (status === 'approved') {
         if (kind === 'upload_permission') {
-          await this.accounts.grantUploadPermission(manager, request.userId);
+          await this.accountsService.grantUploadPermission(manager, request.userId);
         } else {
           await this.checkStillManages(request);
-          await this.accounts.createRegistryCode(
+          await this.accountsService.createRegistryCode(
             request.code ?? '',
             request.teamId === null ? { userId: request.userId } : { teamId: request.teamId },
             manager,
           );
         }
       }
-      const row = await this.requests.decide(manager, id, {
+      const row = await this.accountRequestRepository.decide(manager, id, {
         status,
         decidedAt: this.clock.now(),
         decidedBy: caller.userId,
         decisionMessage: message,
       });
-      await this.notifications.notify(manager, {
+      await this.notificationsService.notify(manager, {
         userId: row.userId,
         kind: 'account_request_decided',
         subject: `Your request for ${WHAT[kind](row)} was ${status}`,
@@ -218,7 +218,7 @@ export class AccountRequestsService {
   /** Roles are current: a team code goes to the team only while the requester still manages it. */
   private async checkStillManages(request: AccountRequest): Promise<void> {
     if (request.teamId === null) return;
-    if ((await this.accounts.teamRole(request.userId, request.teamId)) !== 'manager') {
+    if ((await this.accountsService.teamRole(request.userId, request.teamId)) !== 'manager') {
       throw ApiError.conflict('The requester no longer manages the team the code was asked for.', {
         team: ['requester is no longer a manager'],
       });
@@ -231,10 +231,10 @@ export class AccountRequestsService {
 
   /** The requests with their requesters', deciders' and teams' names, read in two statements. */
   private async toDtos(requests: AccountRequest[]): Promise<AccountRequestDto[]> {
-    const people = await this.accounts.usersByIds(
+    const people = await this.accountsService.usersByIds(
       requests.flatMap((request) => [request.userId, ...(request.decidedBy === null ? [] : [request.decidedBy])]),
     );
-    const teams = await this.accounts.teamsByIds(
+    const teams = await this.accountsService.teamsByIds(
       requests.flatMap((request) => (request.teamId === null ? [] : [request.teamId])),
     );
     return requests.map((request) => {

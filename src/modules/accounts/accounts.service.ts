@@ -95,10 +95,10 @@ function namespaceTaken(code: string, error: unknown): ApiError | undefined {
 export class AccountsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly users: UserRepository,
-    private readonly teams: TeamRepository,
-    private readonly registryCodes: RegistryCodeRepository,
-    private readonly individuals: IndividualRepository,
+    private readonly userRepository: UserRepository,
+    private readonly teamRepository: TeamRepository,
+    private readonly registryCodeRepository: RegistryCodeRepository,
+    private readonly individualRepository: IndividualRepository,
     private readonly passwords: PasswordHasher,
   ) {}
 
@@ -110,10 +110,10 @@ export class AccountsService {
     const orcid = input.orcid === undefined ? undefined : AccountsService.normaliseOrcid(input.orcid);
     const passwordHash = await this.passwords.hash(input.password);
     return this.dataSource.transaction(async (manager) => {
-      if (await this.users.existsBy(manager, { email })) {
+      if (await this.userRepository.existsBy(manager, { email })) {
         throw ApiError.conflict(`A user with email ${email} already exists.`, { email: ['already exists'] });
       }
-      if (orcid && (await this.users.existsBy(manager, { orcid }))) {
+      if (orcid && (await this.userRepository.existsBy(manager, { orcid }))) {
         throw ApiError.conflict(`A user with ORCID ${orcid} already exists.`, { orcid: ['already exists'] });
       }
       // No name given: the public label stays empty (the email's local part is not for publishing).
@@ -142,14 +142,14 @@ export class AccountsService {
   private async insertAccount(manager: EntityManager, account: NewAccount): Promise<User> {
     const name = account.name?.trim() || null;
     const [fname, ...rest] = name?.split(/\s+/) ?? [];
-    const individual = await this.individuals.insert(manager, {
+    const individual = await this.individualRepository.insert(manager, {
       label: name?.slice(0, 200) ?? null,
       fname: rest.length ? fname.slice(0, 100) : null,
       lname: rest.length ? rest.join(' ').slice(0, 100) : null,
       email: account.email,
       individualUri: account.orcid ? `${ORCID_RESOLVER}${account.orcid}` : null,
     });
-    const user = await this.users.insert(manager, {
+    const user = await this.userRepository.insert(manager, {
       email: account.email,
       passwordHash: account.passwordHash,
       individualId: individual.id,
@@ -158,7 +158,7 @@ export class AccountsService {
       isStaff: account.isStaff,
       isAdmin: account.isAdmin,
     });
-    await this.individuals.update(manager, individual.id, { createdBy: user.id });
+    await this.individualRepository.update(manager, individual.id, { createdBy: user.id });
     return this.requireUser(user.id, manager);
   }
 
@@ -171,11 +171,11 @@ export class AccountsService {
    */
   async signInWithOrcid(identity: OrcidIdentity): Promise<User> {
     const orcid = AccountsService.normaliseOrcid(identity.orcid);
-    const existing = await this.users.findByOrcid(orcid);
+    const existing = await this.userRepository.findByOrcid(orcid);
     if (existing) return existing;
     const email = identity.email?.trim();
     const usableEmail =
-      email && EMAIL_PATTERN.test(email) && email.length <= 255 && !(await this.users.findByEmail(email))
+      email && EMAIL_PATTERN.test(email) && email.length <= 255 && !(await this.userRepository.findByEmail(email))
         ? email
         : null;
     try {
@@ -191,7 +191,7 @@ export class AccountsService {
         }),
       );
     } catch (error) {
-      const raced = uniqueViolation(error) ? await this.users.findByOrcid(orcid) : null;
+      const raced = uniqueViolation(error) ? await this.userRepository.findByOrcid(orcid) : null;
       if (raced) return raced;
       if (uniqueViolation(error) && usableEmail) {
         // The address was taken meanwhile: the account is made without it.
@@ -208,11 +208,11 @@ export class AccountsService {
   async linkOrcid(userId: number, orcidValue: string): Promise<User> {
     const orcid = AccountsService.normaliseOrcid(orcidValue);
     return this.dataSource.transaction(async (manager) => {
-      const holder = await this.users.findByOrcid(orcid, manager);
+      const holder = await this.userRepository.findByOrcid(orcid, manager);
       if (holder && holder.id !== userId) {
         throw ApiError.conflict(`ORCID iD ${orcid} belongs to another account.`, { orcid: ['already linked'] });
       }
-      if (!(await this.users.linkOrcid(manager, userId, orcid))) {
+      if (!(await this.userRepository.linkOrcid(manager, userId, orcid))) {
         throw ApiError.conflict('This account is linked to a different ORCID iD.', { orcid: ['already linked'] });
       }
       return this.requireUser(userId, manager);
@@ -229,27 +229,27 @@ export class AccountsService {
     if (!(await this.passwords.verify(password, user?.passwordHash)) || !user) return undefined;
     // The cost was changed since this hash was made: the password is known now, so the hash follows it.
     if (this.passwords.needsRehash(user.passwordHash)) {
-      await this.users.replacePasswordHash(user.id, user.passwordHash, await this.passwords.hash(password));
+      await this.userRepository.replacePasswordHash(user.id, user.passwordHash, await this.passwords.hash(password));
     }
     return user;
   }
 
   /** The account with its password hash, for login; undefined when unknown, inactive or without a password. */
   async findForLogin(email: string): Promise<(User & { email: string; passwordHash: string }) | undefined> {
-    return sameAddress(await this.users.findActiveWithPassword(email.trim()), email);
+    return sameAddress(await this.userRepository.findActiveWithPassword(email.trim()), email);
   }
 
   /** The account of an email address, compared as emailKey says (login and connections agree). */
   async findByEmail(email: string): Promise<User | undefined> {
-    return sameAddress(await this.users.findByEmail(email.trim()), email);
+    return sameAddress(await this.userRepository.findByEmail(email.trim()), email);
   }
 
   async findByOrcid(orcid: string): Promise<User | undefined> {
-    return (await this.users.findByOrcid(orcid)) ?? undefined;
+    return (await this.userRepository.findByOrcid(orcid)) ?? undefined;
   }
 
   async requireUser(id: number, manager?: EntityManager): Promise<User> {
-    const user = await this.users.findWithIndividual(id, manager);
+    const user = await this.userRepository.findWithIndividual(id, manager);
     if (!user) throw ApiError.notFound('User not found.');
     return user;
   }
@@ -260,7 +260,7 @@ export class AccountsService {
    * account cannot be deactivated before that work commits.
    */
   async activeUser(id: number, manager?: EntityManager, options: { lock?: boolean } = {}): Promise<User | undefined> {
-    return (await this.users.findActive(id, manager, options.lock)) ?? undefined;
+    return (await this.userRepository.findActive(id, manager, options.lock)) ?? undefined;
   }
 
   /**
@@ -286,15 +286,15 @@ export class AccountsService {
     const trimmed = name.trim();
     if (!trimmed || trimmed.length > 100) throw ApiError.invalidField('name', 'must be 1-100 characters');
     return this.dataSource.transaction(async (manager) => {
-      if (await this.teams.existsByName(manager, trimmed)) {
+      if (await this.teamRepository.existsByName(manager, trimmed)) {
         throw ApiError.conflict(`A team named ${trimmed} already exists.`, { name: ['already exists'] });
       }
-      return this.teams.insert(manager, trimmed);
+      return this.teamRepository.insert(manager, trimmed);
     });
   }
 
   async requireTeamByName(name: string): Promise<Team> {
-    const team = await this.teams.findByName(name.trim());
+    const team = await this.teamRepository.findByName(name.trim());
     if (!team) throw ApiError.notFound(`No team named ${name}.`);
     return team;
   }
@@ -302,13 +302,15 @@ export class AccountsService {
   /** A team by id (a whole number) or name; undefined when there is none. */
   async findTeam(idOrName: string | number): Promise<Team | undefined> {
     const team =
-      typeof idOrName === 'number' ? await this.teams.findById(idOrName) : await this.teams.findByName(idOrName.trim());
+      typeof idOrName === 'number'
+        ? await this.teamRepository.findById(idOrName)
+        : await this.teamRepository.findByName(idOrName.trim());
     return team ?? undefined;
   }
 
   /** The ids of the team's managers (who act for the team, e.g. accept what is given to it). */
   async teamManagerIds(teamId: number, manager?: EntityManager): Promise<number[]> {
-    return this.teams.memberIds(teamId, 'manager', manager);
+    return this.teamRepository.memberIds(teamId, 'manager', manager);
   }
 
   /** Adds a member or changes their role. */
@@ -319,12 +321,12 @@ export class AccountsService {
     const team = await this.requireTeamByName(teamName);
     const user = await this.findByEmail(email);
     if (!user) throw ApiError.notFound(`No user with email ${email}.`);
-    await this.teams.upsertMember({ teamId: team.id, userId: user.id, role: role as TeamRole });
+    await this.teamRepository.upsertMember({ teamId: team.id, userId: user.id, role: role as TeamRole });
     return { teamId: team.id, userId: user.id, role: role as TeamRole, team, user };
   }
 
   async teamMemberships(userId: number): Promise<TeamMembership[]> {
-    const rows = await this.teams.membershipsOf(userId);
+    const rows = await this.teamRepository.membershipsOf(userId);
     return rows.map((row) => ({ teamId: row.teamId, role: row.role }));
   }
 
@@ -361,7 +363,7 @@ export class AccountsService {
     } else {
       teamOwnerId = (await this.requireTeamByName(owner.team ?? '')).id;
     }
-    const inserted = await this.registryCodes
+    const inserted = await this.registryCodeRepository
       .insertUnlessExists({ code: normalised, userOwnerId, teamOwnerId }, manager)
       .catch((error: unknown) => {
         throw namespaceTaken(normalised, error) ?? error;
@@ -369,55 +371,55 @@ export class AccountsService {
     if (!inserted) {
       throw ApiError.conflict(`Registry code ${normalised} already exists.`, { code: ['already exists'] });
     }
-    return this.registryCodes.findOrFail(normalised, manager);
+    return this.registryCodeRepository.findOrFail(normalised, manager);
   }
 
   /** Whether a registry code of this name exists (upper-cased). */
   async registryCodeExists(code: string): Promise<boolean> {
-    return (await this.registryCodes.find(code.trim().toUpperCase())) !== null;
+    return (await this.registryCodeRepository.find(code.trim().toUpperCase())) !== null;
   }
 
   /** Gives the account upload permission, in the caller's transaction. */
   async grantUploadPermission(manager: EntityManager, userId: number): Promise<void> {
-    await this.users.grantUploadPermission(manager, userId);
+    await this.userRepository.grantUploadPermission(manager, userId);
   }
 
   /** These accounts with their public identity (name), by id; unknown ids are left out. */
   async usersByIds(ids: number[]): Promise<Map<number, User>> {
-    const users = await this.users.findManyWithIndividual([...new Set(ids)]);
+    const users = await this.userRepository.findManyWithIndividual([...new Set(ids)]);
     return new Map(users.map((user) => [user.id, user]));
   }
 
   /** These teams by id; unknown ids are left out. */
   async teamsByIds(ids: number[]): Promise<Map<number, Team>> {
-    const teams = await this.teams.findByIds([...new Set(ids)]);
+    const teams = await this.teamRepository.findByIds([...new Set(ids)]);
     return new Map(teams.map((team) => [team.id, team]));
   }
 
   /** The user's current role in the team, or undefined. */
   async teamRole(userId: number, teamId: number): Promise<TeamRole | undefined> {
-    return (await this.teams.membershipsOf(userId)).find((member) => member.teamId === teamId)?.role;
+    return (await this.teamRepository.membershipsOf(userId)).find((member) => member.teamId === teamId)?.role;
   }
 
   /** The teams the user manages (who may ask for a code for a team), by name. */
   async managedTeams(userId: number): Promise<Team[]> {
-    return this.teams.managedBy(userId);
+    return this.teamRepository.managedBy(userId);
   }
 
   /** The code's owners, or undefined when no such code exists. */
   async registryCodeOwner(code: string, manager?: EntityManager): Promise<RegistryCode | undefined> {
-    return (await this.registryCodes.find(code.trim().toUpperCase(), manager)) ?? undefined;
+    return (await this.registryCodeRepository.find(code.trim().toUpperCase(), manager)) ?? undefined;
   }
 
   /** Every registry code, in code order (OAI-PMH sets). */
   async allRegistryCodes(): Promise<string[]> {
-    return this.registryCodes.allCodes();
+    return this.registryCodeRepository.allCodes();
   }
 
   /** Which of these codes (upper-cased) no registry code has. */
   async unknownRegistryCodes(codes: string[]): Promise<string[]> {
     const wanted = codes.map((code) => code.trim().toUpperCase());
-    const found = await this.registryCodes.findMany(wanted);
+    const found = await this.registryCodeRepository.findMany(wanted);
     const known = new Set(found.map((row) => row.code));
     return wanted.filter((code) => !known.has(code));
   }
@@ -427,7 +429,7 @@ export class AccountsService {
    * lie inside this code's, and belong to them.
    */
   async codesExtending(code: string, manager?: EntityManager): Promise<string[]> {
-    return this.registryCodes.codesExtending(code, manager);
+    return this.registryCodeRepository.codesExtending(code, manager);
   }
 
   /**
@@ -439,7 +441,12 @@ export class AccountsService {
     code: string,
     manager?: EntityManager,
   ): Promise<boolean> {
-    return this.registryCodes.usableBy(code.trim().toUpperCase(), user.userId, user.isStaff || user.isAdmin, manager);
+    return this.registryCodeRepository.usableBy(
+      code.trim().toUpperCase(),
+      user.userId,
+      user.isStaff || user.isAdmin,
+      manager,
+    );
   }
 
   /**
@@ -451,7 +458,7 @@ export class AccountsService {
     user: { userId: number; isStaff: boolean; isAdmin: boolean },
     permission?: SamplePermission,
   ): Promise<RegistryCodeAccessDto[]> {
-    const rows = await this.registryCodes.heldBy(
+    const rows = await this.registryCodeRepository.heldBy(
       user.userId,
       permission !== undefined && (user.isStaff || user.isAdmin),
     );
@@ -470,6 +477,6 @@ export class AccountsService {
 
   /** Registry codes the user may register under, in code order. */
   async usableRegistryCodes(userId: number, manager?: EntityManager): Promise<string[]> {
-    return this.registryCodes.usableCodes(userId, manager);
+    return this.registryCodeRepository.usableCodes(userId, manager);
   }
 }

@@ -24,7 +24,7 @@ import { RegistryCodeAccessListResponse, SAMPLE_PERMISSIONS, SamplePermission } 
 })
 @Controller()
 export class RegistryCodesController {
-  constructor(private readonly accounts: AccountsService) {}
+  constructor(private readonly accountsService: AccountsService) {}
 
   @Get('registry-codes')
   @ApiOperation({ summary: 'My registry codes: those I own and those of my teams, with my role and permissions.' })
@@ -34,7 +34,7 @@ export class RegistryCodesController {
     @Query() query: Record<string, unknown>,
   ): Promise<RegistryCodeAccessListResponse> {
     refuseUnknownQueryParameters(query, [], 'this list');
-    return { data: await this.accounts.registryCodesHeld(caller) };
+    return { data: await this.accountsService.registryCodesHeld(caller) };
   }
 
   @Get('sesar-codes/by-permission')
@@ -61,6 +61,6 @@ export class RegistryCodesController {
     if (typeof permission !== 'string' || !(SAMPLE_PERMISSIONS as readonly string[]).includes(permission)) {
       throw ApiError.invalidField('permission', `must be one of ${SAMPLE_PERMISSIONS.join(', ')}`);
     }
-    return { data: await this.accounts.registryCodesHeld(caller, permission as SamplePermission) };
+    return { data: await this.accountsService.registryCodesHeld(caller, permission as SamplePermission) };
   }
 }

@@ -16,7 +16,7 @@ import { UserDetailsResponse, serializeRegistryUser } from './dto/user-details.d
 @Controller()
 export class UsersController {
   constructor(
-    private readonly accounts: AccountsService,
+    private readonly accountsService: AccountsService,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 
@@ -24,7 +24,7 @@ export class UsersController {
   @ApiOperation({ summary: 'The signed-in user and, for connection-issued tokens, the connection name.' })
   @ApiOkResponse({ type: UserDetailsResponse })
   async me(@CurrentUser() caller: AuthenticatedUser): Promise<UserDetailsResponse> {
-    const user = await this.accounts.requireUser(caller.userId);
+    const user = await this.accountsService.requireUser(caller.userId);
     return {
       data: { user: serializeRegistryUser(user, this.config.igsn.doiPrefix), jwt_connection: caller.connection },
     };

@@ -19,12 +19,12 @@ const ARCHIVE_RELATIONS: FindOptionsRelations<Archive> = {
 export class ArchiveRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly labelled: LabelledRowRepository,
+    private readonly labelledRowRepository: LabelledRowRepository,
   ) {}
 
   /** The archives a `?search=` matches, best first. */
   async search(search: string | undefined, limit: number): Promise<Archive[]> {
-    return this.load(await this.labelled.searchIds({ table: 'archive', search, limit }));
+    return this.load(await this.labelledRowRepository.searchIds({ table: 'archive', search, limit }));
   }
 
   async update(id: number, fields: QueryDeepPartialEntity<Archive>): Promise<void> {
@@ -33,6 +33,6 @@ export class ArchiveRepository {
 
   /** Archives with what a read needs, in the order of `ids`. */
   async load(ids: number[], manager?: EntityManager): Promise<Archive[]> {
-    return this.labelled.loadInIdOrder(Archive, ids, ARCHIVE_RELATIONS, manager);
+    return this.labelledRowRepository.loadInIdOrder(Archive, ids, ARCHIVE_RELATIONS, manager);
   }
 }

@@ -37,7 +37,7 @@ const LABEL_TAKEN = {
 @ApiExtraModels(ArchiveInputDto, CollectorInputDto, PlatformInputDto, LaunchPlatformInputDto)
 @Controller('archives')
 export class ArchivesController {
-  constructor(private readonly archives: ArchivesService) {}
+  constructor(private readonly archivesService: ArchivesService) {}
 
   @Public()
   @AnonymousReadLimit()
@@ -51,7 +51,7 @@ export class ArchivesController {
     @Query() query: LimitedSearchQueryDto,
     @CurrentUser() user: AuthenticatedUser | undefined,
   ): Promise<ArchiveListResponse> {
-    const archives = await this.archives.search(query.search, query.limit ?? DEFAULT_LIMIT);
+    const archives = await this.archivesService.search(query.search, query.limit ?? DEFAULT_LIMIT);
     return { data: archives.map((archive) => toArchiveDto(archive, user)) };
   }
 
@@ -73,7 +73,7 @@ export class ArchivesController {
     @CurrentUser() user: AuthenticatedUser | undefined,
   ): Promise<ArchiveResponse> {
     if (!user) throw ApiError.unauthorized();
-    return { data: toArchiveDto(await this.archives.create(body, user.userId), user) };
+    return { data: toArchiveDto(await this.archivesService.create(body, user.userId), user) };
   }
 
   @Public()
@@ -81,7 +81,7 @@ export class ArchivesController {
   @ApiGetAgent(ARCHIVE, ArchiveResponse)
   async get(@Param('id') rawId: string, @CurrentUser() user: AuthenticatedUser | undefined): Promise<ArchiveResponse> {
     const id = agentPathId(ARCHIVE, rawId);
-    return { data: toArchiveDto(await this.archives.get(id), user) };
+    return { data: toArchiveDto(await this.archivesService.get(id), user) };
   }
 
   @Patch(':id')
@@ -93,6 +93,6 @@ export class ArchivesController {
   ): Promise<ArchiveResponse> {
     if (!user) throw ApiError.unauthorized();
     const id = agentPathId(ARCHIVE, rawId);
-    return { data: toArchiveDto(await this.archives.update(id, body, user), user) };
+    return { data: toArchiveDto(await this.archivesService.update(id, body, user), user) };
   }
 }

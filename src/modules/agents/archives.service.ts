@@ -21,26 +21,26 @@ import { AgentUsageRepository } from '../vocabularies/common/agent-usage.reposit
 @Injectable()
 export class ArchivesService {
   constructor(
-    private readonly usage: AgentUsageRepository,
-    private readonly rows: ArchiveRepository,
-    private readonly institutions: InstitutionRepository,
-    private readonly labelled: LabelledRowRepository,
-    private readonly vocabularies: VocabulariesService,
+    private readonly agentUsageRepository: AgentUsageRepository,
+    private readonly archiveRepository: ArchiveRepository,
+    private readonly institutionRepository: InstitutionRepository,
+    private readonly labelledRowRepository: LabelledRowRepository,
+    private readonly vocabulariesService: VocabulariesService,
   ) {}
 
   async search(search: string | undefined, limit: number): Promise<Archive[]> {
-    return this.rows.search(search, limit);
+    return this.archiveRepository.search(search, limit);
   }
 
   /** POST /api/archives/: 409 when an archive with this label exists (even one created concurrently). */
   async create(input: ArchiveWriteDto, createdBy: number | null): Promise<Archive> {
-    const country = await this.vocabularies.resolveCountry(input.country, 'country');
+    const country = await this.vocabulariesService.resolveCountry(input.country, 'country');
     const parent = input.parent_institution ?? null;
-    if (parent !== null && !(await this.institutions.exists(parent))) {
+    if (parent !== null && !(await this.institutionRepository.exists(parent))) {
       throw ApiError.invalidField('parent_institution', `no institution has id ${parent}`);
     }
     const label = input.label.trim();
-    const { id, created } = await this.labelled.createOrMatch({
+    const { id, created } = await this.labelledRowRepository.createOrMatch({
       table: 'archive',
       label,
       uniqueBy: 'label',
@@ -79,18 +79,20 @@ export class ArchivesService {
    */
   async update(id: number, patch: ArchivePatchDto, user: AuthenticatedUser): Promise<Archive> {
     const current = await this.get(id);
-    await assertMayChangeSharedAgent(current, user, 'archive', () => this.usage.usedByOthers('archive', id, user));
+    await assertMayChangeSharedAgent(current, user, 'archive', () =>
+      this.agentUsageRepository.usedByOthers('archive', id, user),
+    );
     if (patch.label === null) throw ApiError.invalidField('label', 'must not be empty');
-    const countryId = await this.vocabularies.countryIdPatch(patch.country);
+    const countryId = await this.vocabulariesService.countryIdPatch(patch.country);
     const parent = patch.parent_institution;
-    if (parent !== undefined && parent !== null && !(await this.institutions.exists(parent))) {
+    if (parent !== undefined && parent !== null && !(await this.institutionRepository.exists(parent))) {
       throw ApiError.invalidField('parent_institution', `no institution has id ${parent}`);
     }
     const label = patch.label?.trim();
     if (label !== undefined)
-      await refuseTakenLabel(this.labelled, undefined, { table: 'archive', noun: 'archive', label, id });
+      await refuseTakenLabel(this.labelledRowRepository, undefined, { table: 'archive', noun: 'archive', label, id });
     // A concurrent rename to the same label trips the unique index: the generic 409.
-    await this.rows.update(id, {
+    await this.archiveRepository.update(id, {
       ...definedOnly({
         label,
         altLabel: patch.alt_label,
@@ -118,7 +120,11 @@ export class ArchivesService {
     if (!label) throw ApiError.invalidField(fieldPath(options.field, 'label'), 'must not be empty');
     if (textLength(label) > 200)
       throw ApiError.invalidField(fieldPath(options.field, 'label'), 'must be at most 200 characters');
-    const country = await this.vocabularies.resolveCountry(input.country, fieldPath(options.field, 'country'), manager);
+    const country = await this.vocabulariesService.resolveCountry(
+      input.country,
+      fieldPath(options.field, 'country'),
+      manager,
+    );
     const values = {
       alt_label: trimToNull(input.alt_label),
       description: trimToNull(input.description),
@@ -127,7 +133,7 @@ export class ArchivesService {
       url: trimToNull(input.url),
       uri: trimToNull(input.uri),
     };
-    const { id, created } = await this.labelled.createOrMatch(
+    const { id, created } = await this.labelledRowRepository.createOrMatch(
       {
         table: 'archive',
         label,
@@ -147,7 +153,7 @@ export class ArchivesService {
       sent: values[name],
       stored,
     });
-    return storedEqualsSent(this.labelled, manager, {
+    return storedEqualsSent(this.labelledRowRepository, manager, {
       table: 'archive',
       id,
       describe: (row: Archive) => `archive ${row.id} "${row.label}"`,
@@ -173,6 +179,6 @@ export class ArchivesService {
 
   /** Archives with what a read needs, in the order of `ids`. */
   async load(ids: number[], manager?: EntityManager): Promise<Archive[]> {
-    return this.rows.load(ids, manager);
+    return this.archiveRepository.load(ids, manager);
   }
 }

@@ -9,7 +9,7 @@ import { Collector } from './collector.entity';
 export class CollectorRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly labelled: LabelledRowRepository,
+    private readonly labelledRowRepository: LabelledRowRepository,
   ) {}
 
   async exists(id: number, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
@@ -52,6 +52,6 @@ export class CollectorRepository {
 
   /** Collector rows by id with their individual and institution, in the order given. */
   async load(ids: number[], manager?: EntityManager): Promise<Collector[]> {
-    return this.labelled.loadInIdOrder(Collector, ids, { individual: true, institution: true }, manager);
+    return this.labelledRowRepository.loadInIdOrder(Collector, ids, { individual: true, institution: true }, manager);
   }
 }

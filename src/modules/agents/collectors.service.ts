@@ -19,9 +19,9 @@ import { InstitutionsService } from './institutions.service';
 @Injectable()
 export class CollectorsService {
   constructor(
-    private readonly rows: CollectorRepository,
-    private readonly individuals: IndividualsService,
-    private readonly institutions: InstitutionsService,
+    private readonly collectorRepository: CollectorRepository,
+    private readonly individualsService: IndividualsService,
+    private readonly institutionsService: InstitutionsService,
   ) {}
 
   /**
@@ -37,7 +37,7 @@ export class CollectorsService {
       const input = typeof reference === 'number' ? { id: reference } : reference;
       if (input.id !== undefined && input.id !== null) {
         // Batch and legacy XML rows come here without the DTO's bounds: an id past int4 is unknown, not a 500.
-        if (!isRowId(input.id) || !(await this.rows.exists(input.id, manager))) {
+        if (!isRowId(input.id) || !(await this.collectorRepository.exists(input.id, manager))) {
           throw ApiError.invalidField(`${field}.id`, `no collector has id ${input.id}`);
         }
         ids.push(input.id);
@@ -45,22 +45,29 @@ export class CollectorsService {
       }
       const shared = { manager, createdBy: options.createdBy };
       const individual = input.individual
-        ? await this.individuals.match(input.individual, { ...shared, field: `${field}.individual` })
+        ? await this.individualsService.match(input.individual, { ...shared, field: `${field}.individual` })
         : null;
       const institution = input.institution
-        ? await this.institutions.match(input.institution, { ...shared, field: `${field}.institution` })
+        ? await this.institutionsService.match(input.institution, { ...shared, field: `${field}.institution` })
         : null;
       const description = trimToNull(input.description);
       if (!individual && !institution && !description) {
         throw ApiError.invalidField(field, 'name an individual or an institution, or give a description');
       }
-      ids.push(await this.rows.createOrMatch(individual?.id ?? null, institution?.id ?? null, description, manager));
+      ids.push(
+        await this.collectorRepository.createOrMatch(
+          individual?.id ?? null,
+          institution?.id ?? null,
+          description,
+          manager,
+        ),
+      );
     }
     return this.load(ids, manager);
   }
 
   /** Collector rows by id (e.g. to show a sample's collectors), in the order given. */
   async load(ids: number[], manager?: EntityManager): Promise<Collector[]> {
-    return this.rows.load(ids, manager);
+    return this.collectorRepository.load(ids, manager);
   }
 }

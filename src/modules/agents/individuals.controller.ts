@@ -27,7 +27,7 @@ const INDIVIDUAL: AgentRecord = { noun: 'individual', exampleId: 31 };
 @ApiTags('individuals')
 @Controller('individuals')
 export class IndividualsController {
-  constructor(private readonly individuals: IndividualsService) {}
+  constructor(private readonly individualsService: IndividualsService) {}
 
   @Public()
   @AnonymousReadLimit()
@@ -42,7 +42,7 @@ export class IndividualsController {
     @Query() query: LimitedSearchQueryDto,
     @CurrentUser() user: AuthenticatedUser | undefined,
   ): Promise<IndividualListResponse> {
-    const individuals = await this.individuals.search(query.search, query.limit ?? DEFAULT_LIMIT);
+    const individuals = await this.individualsService.search(query.search, query.limit ?? DEFAULT_LIMIT);
     return { data: individuals.map((individual) => toIndividualDto(individual, user)) };
   }
 
@@ -54,7 +54,7 @@ export class IndividualsController {
     @CurrentUser() user: AuthenticatedUser | undefined,
   ): Promise<IndividualResponse> {
     const id = agentPathId(INDIVIDUAL, rawId);
-    return { data: toIndividualDto(await this.individuals.get(id), user) };
+    return { data: toIndividualDto(await this.individualsService.get(id), user) };
   }
 
   @Post()
@@ -74,7 +74,7 @@ export class IndividualsController {
     @CurrentUser() user: AuthenticatedUser | undefined,
   ): Promise<IndividualResponse> {
     if (!user) throw ApiError.unauthorized();
-    return { data: toIndividualDto(await this.individuals.create(body, user.userId), user) };
+    return { data: toIndividualDto(await this.individualsService.create(body, user.userId), user) };
   }
 
   @Patch(':id')
@@ -89,6 +89,6 @@ export class IndividualsController {
   ): Promise<IndividualResponse> {
     if (!user) throw ApiError.unauthorized();
     const id = agentPathId(INDIVIDUAL, rawId);
-    return { data: toIndividualDto(await this.individuals.update(id, body, user), user) };
+    return { data: toIndividualDto(await this.individualsService.update(id, body, user), user) };
   }
 }

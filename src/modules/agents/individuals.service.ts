@@ -34,15 +34,15 @@ export function individualLabel(input: {
 @Injectable()
 export class IndividualsService {
   constructor(
-    private readonly usage: AgentUsageRepository,
+    private readonly agentUsageRepository: AgentUsageRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly rows: IndividualRepository,
-    private readonly labelled: LabelledRowRepository,
-    private readonly vocabularies: VocabulariesService,
+    private readonly individualRepository: IndividualRepository,
+    private readonly labelledRowRepository: LabelledRowRepository,
+    private readonly vocabulariesService: VocabulariesService,
   ) {}
 
   async search(search: string | undefined, limit: number): Promise<Individual[]> {
-    return this.rows.search(search, limit);
+    return this.individualRepository.search(search, limit);
   }
 
   /** 404 when there is no such individual. */
@@ -59,10 +59,10 @@ export class IndividualsService {
   async create(input: IndividualWriteDto, createdBy: number | null): Promise<Individual> {
     const label = individualLabel(input);
     if (!label) throw ApiError.invalidField('label', 'give a label, or fname and lname');
-    const country = await this.vocabularies.resolveCountry(input.country, 'country');
+    const country = await this.vocabulariesService.resolveCountry(input.country, 'country');
     const id = await inTransaction(undefined, this.dataSource, async (manager) => {
       await this.refuseTakenIdentifier(manager, input.individual_uri, null);
-      const individual = await this.rows.insert(manager, {
+      const individual = await this.individualRepository.insert(manager, {
         label,
         fname: input.fname ?? null,
         lname: input.lname ?? null,
@@ -90,7 +90,7 @@ export class IndividualsService {
   async update(id: number, patch: IndividualPatchDto, user: AuthenticatedUser): Promise<Individual> {
     const current = await this.get(id);
     await assertMayChangeSharedAgent(current, user, 'individual', () =>
-      this.usage.usedByOthers('individual', id, user),
+      this.agentUsageRepository.usedByOthers('individual', id, user),
     );
     const fname = patch.fname !== undefined ? patch.fname : current.fname;
     const lname = patch.lname !== undefined ? patch.lname : current.lname;
@@ -99,10 +99,10 @@ export class IndividualsService {
         ? individualLabel({ label: patch.label !== undefined ? patch.label : current.label, fname, lname })
         : current.label;
     if (!label) throw ApiError.invalidField('label', 'give a label, or fname and lname');
-    const countryId = await this.vocabularies.countryIdPatch(patch.country);
+    const countryId = await this.vocabulariesService.countryIdPatch(patch.country);
     await inTransaction(undefined, this.dataSource, async (manager) => {
       if (patch.individual_uri !== undefined) await this.refuseTakenIdentifier(manager, patch.individual_uri, id);
-      await this.rows.update(manager, id, {
+      await this.individualRepository.update(manager, id, {
         label,
         fname,
         lname,
@@ -139,14 +139,14 @@ export class IndividualsService {
     const labelField = fieldPath(options.field, 'label');
     if (label && textLength(label) > 200) throw ApiError.invalidField(labelField, 'must be at most 200 characters');
     return inTransaction(options.manager, this.dataSource, async (manager) => {
-      const found = await resolveAgent(this.rows, this.labelled, manager, {
+      const found = await resolveAgent(this.individualRepository, this.labelledRowRepository, manager, {
         identifier: ORCID,
         value: uri,
         label,
         labelField,
         labelMissing: 'give a label, or fname and lname: no individual has this individual_uri',
         insertIdentified: (named) =>
-          this.rows.insertIdentified(manager, {
+          this.individualRepository.insertIdentified(manager, {
             label: named,
             fname: trimToNull(input.fname),
             lname: trimToNull(input.lname),
@@ -162,7 +162,7 @@ export class IndividualsService {
       });
       const id = found.id;
       if (found.created) return this.loadOne(id, manager);
-      return storedEqualsSent(this.labelled, manager, {
+      return storedEqualsSent(this.labelledRowRepository, manager, {
         table: 'individual',
         id,
         describe: (row: Individual) => `individual ${row.id} "${row.label ?? ''}"`,
@@ -186,8 +186,8 @@ export class IndividualsService {
   private async refuseTakenIdentifier(manager: EntityManager, uri: string | null | undefined, self: number | null) {
     const given = trimToNull(uri);
     if (!given) return;
-    await this.rows.lockIdentifier(manager, given);
-    const other = (await this.rows.idsByIdentifier(manager, given)).find((id) => id !== self);
+    await this.individualRepository.lockIdentifier(manager, given);
+    const other = (await this.individualRepository.idsByIdentifier(manager, given)).find((id) => id !== self);
     if (other !== undefined) throw identifierTaken('individual_uri', 'individual', given, other);
   }
 
@@ -198,6 +198,6 @@ export class IndividualsService {
 
   /** Individuals with what a read needs, in the order of `ids`. */
   async load(ids: number[], manager?: EntityManager): Promise<Individual[]> {
-    return this.rows.load(ids, manager);
+    return this.individualRepository.load(ids, manager);
   }
 }

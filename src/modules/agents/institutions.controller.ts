@@ -27,7 +27,7 @@ const INSTITUTION: AgentRecord = { noun: 'institution', exampleId: 12 };
 @ApiTags('institutions')
 @Controller('institutions')
 export class InstitutionsController {
-  constructor(private readonly institutions: InstitutionsService) {}
+  constructor(private readonly institutionsService: InstitutionsService) {}
 
   @Public()
   @AnonymousReadLimit()
@@ -41,7 +41,7 @@ export class InstitutionsController {
     @Query() query: LimitedSearchQueryDto,
     @CurrentUser() user: AuthenticatedUser | undefined,
   ): Promise<InstitutionListResponse> {
-    const institutions = await this.institutions.search(query.search, query.limit ?? DEFAULT_LIMIT);
+    const institutions = await this.institutionsService.search(query.search, query.limit ?? DEFAULT_LIMIT);
     return { data: institutions.map((institution) => toInstitutionDto(institution, user)) };
   }
 
@@ -53,7 +53,7 @@ export class InstitutionsController {
     @CurrentUser() user: AuthenticatedUser | undefined,
   ): Promise<InstitutionResponse> {
     const id = agentPathId(INSTITUTION, rawId);
-    return { data: toInstitutionDto(await this.institutions.get(id), user) };
+    return { data: toInstitutionDto(await this.institutionsService.get(id), user) };
   }
 
   @Post()
@@ -73,7 +73,7 @@ export class InstitutionsController {
     @CurrentUser() user: AuthenticatedUser | undefined,
   ): Promise<InstitutionResponse> {
     if (!user) throw ApiError.unauthorized();
-    return { data: toInstitutionDto(await this.institutions.create(body, user.userId), user) };
+    return { data: toInstitutionDto(await this.institutionsService.create(body, user.userId), user) };
   }
 
   @Patch(':id')
@@ -88,6 +88,6 @@ export class InstitutionsController {
   ): Promise<InstitutionResponse> {
     if (!user) throw ApiError.unauthorized();
     const id = agentPathId(INSTITUTION, rawId);
-    return { data: toInstitutionDto(await this.institutions.update(id, body, user), user) };
+    return { data: toInstitutionDto(await this.institutionsService.update(id, body, user), user) };
   }
 }

@@ -22,15 +22,15 @@ import { InstitutionRepository } from './institution.repository';
 @Injectable()
 export class InstitutionsService {
   constructor(
-    private readonly usage: AgentUsageRepository,
+    private readonly agentUsageRepository: AgentUsageRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly rows: InstitutionRepository,
-    private readonly labelled: LabelledRowRepository,
-    private readonly vocabularies: VocabulariesService,
+    private readonly institutionRepository: InstitutionRepository,
+    private readonly labelledRowRepository: LabelledRowRepository,
+    private readonly vocabulariesService: VocabulariesService,
   ) {}
 
   async search(search: string | undefined, limit: number): Promise<Institution[]> {
-    return this.rows.search(search, limit);
+    return this.institutionRepository.search(search, limit);
   }
 
   /** 404 when there is no such institution. */
@@ -45,10 +45,10 @@ export class InstitutionsService {
    * repeat); 409 when another institution already has this ROR id.
    */
   async create(input: InstitutionWriteDto, createdBy: number | null): Promise<Institution> {
-    const country = await this.vocabularies.resolveCountry(input.country, 'country');
+    const country = await this.vocabulariesService.resolveCountry(input.country, 'country');
     const id = await inTransaction(undefined, this.dataSource, async (manager) => {
       await this.refuseTakenIdentifier(manager, input.ror, null);
-      const institution = await this.rows.insert(manager, {
+      const institution = await this.institutionRepository.insert(manager, {
         label: input.label.trim(),
         altLabel: input.alt_label ?? null,
         description: input.description ?? null,
@@ -70,14 +70,14 @@ export class InstitutionsService {
   async update(id: number, patch: InstitutionPatchDto, user: AuthenticatedUser): Promise<Institution> {
     const current = await this.get(id);
     await assertMayChangeSharedAgent(current, user, 'institution', () =>
-      this.usage.usedByOthers('institution', id, user),
+      this.agentUsageRepository.usedByOthers('institution', id, user),
     );
     if (patch.label === null) throw ApiError.invalidField('label', 'must not be empty');
-    const countryId = await this.vocabularies.countryIdPatch(patch.country);
+    const countryId = await this.vocabulariesService.countryIdPatch(patch.country);
     const label = patch.label?.trim();
     await inTransaction(undefined, this.dataSource, async (manager) => {
       if (patch.ror !== undefined) await this.refuseTakenIdentifier(manager, patch.ror, id);
-      await this.rows.update(manager, id, {
+      await this.institutionRepository.update(manager, id, {
         ...definedOnly({
           label,
           altLabel: patch.alt_label,
@@ -108,20 +108,20 @@ export class InstitutionsService {
     const labelField = fieldPath(options.field, 'label');
     if (label && textLength(label) > 200) throw ApiError.invalidField(labelField, 'must be at most 200 characters');
     return inTransaction(options.manager, this.dataSource, async (manager) => {
-      const country = await this.vocabularies.resolveCountry(
+      const country = await this.vocabulariesService.resolveCountry(
         input.country,
         fieldPath(options.field, 'country'),
         manager,
       );
       const values = { label, ror, city: trimToNull(input.city), country_id: country?.id ?? null };
-      const found = await resolveAgent(this.rows, this.labelled, manager, {
+      const found = await resolveAgent(this.institutionRepository, this.labelledRowRepository, manager, {
         identifier: ROR,
         value: ror,
         label,
         labelField,
         labelMissing: 'give a label: no institution has this ror',
         insertIdentified: (named) =>
-          this.rows.insertIdentified(manager, {
+          this.institutionRepository.insertIdentified(manager, {
             label: named,
             ror: ror as string,
             city: values.city,
@@ -132,7 +132,7 @@ export class InstitutionsService {
       });
       const id = found.id;
       if (found.created) return this.loadOne(id, manager);
-      return storedEqualsSent(this.labelled, manager, {
+      return storedEqualsSent(this.labelledRowRepository, manager, {
         table: 'institution',
         id,
         describe: (row: Institution) => `institution ${row.id} "${row.label}"`,
@@ -164,8 +164,8 @@ export class InstitutionsService {
   private async refuseTakenIdentifier(manager: EntityManager, ror: string | null | undefined, self: number | null) {
     const given = trimToNull(ror);
     if (!given) return;
-    await this.rows.lockIdentifier(manager, given);
-    const other = (await this.rows.idsByIdentifier(manager, given)).find((id) => id !== self);
+    await this.institutionRepository.lockIdentifier(manager, given);
+    const other = (await this.institutionRepository.idsByIdentifier(manager, given)).find((id) => id !== self);
     if (other !== undefined) throw identifierTaken('ror', 'institution', given, other);
   }
 
@@ -176,6 +176,6 @@ export class InstitutionsService {
 
   /** Institutions with what a read needs, in the order of `ids`. */
   async load(ids: number[], manager?: EntityManager): Promise<Institution[]> {
-    return this.rows.load(ids, manager);
+    return this.institutionRepository.load(ids, manager);
   }
 }

@@ -46,9 +46,9 @@ const REVOKE_DEVELOPER_TOKENS = 'revoke developer tokens';
 @Controller('auth')
 export class AuthController {
   constructor(
-    private readonly accounts: AccountsService,
-    private readonly tokens: TokenService,
-    private readonly connections: ConnectionService,
+    private readonly accountsService: AccountsService,
+    private readonly tokenService: TokenService,
+    private readonly connectionService: ConnectionService,
   ) {}
 
   @Public()
@@ -61,9 +61,9 @@ export class AuthController {
   @ApiUnauthorizedResponse({ type: ErrorBody, example: { message: 'Invalid email or password.', errors: {} } })
   @ApiTooManyRequestsResponse(TOO_MANY)
   async login(@Body() body: LoginRequest): Promise<TokenPairResponse> {
-    const user = await this.accounts.authenticate(body.email, body.password);
+    const user = await this.accountsService.authenticate(body.email, body.password);
     if (!user) throw ApiError.unauthorized('Invalid email or password.');
-    const pair = await this.tokens.issuePair(user.id, 'session', null, 'api');
+    const pair = await this.tokenService.issuePair(user.id, 'session', null, 'api');
     return { data: { access: pair.access, refresh: pair.refresh } };
   }
 
@@ -80,7 +80,7 @@ export class AuthController {
   @ApiUnauthorizedResponse(INVALID_REFRESH)
   @ApiTooManyRequestsResponse(TOO_MANY)
   async refresh(@Body() body: RefreshRequest): Promise<TokenPairResponse> {
-    const pair = await this.tokens.rotate(body.refresh);
+    const pair = await this.tokenService.rotate(body.refresh);
     return { data: { refresh: pair.refresh, access: pair.access } };
   }
 
@@ -95,7 +95,7 @@ export class AuthController {
   @ApiOkResponse({ type: MessageResponse })
   @ApiUnauthorizedResponse(INVALID_REFRESH)
   async blacklist(@Body() body: RefreshRequest): Promise<MessageResponse> {
-    await this.tokens.revokeByRefreshToken(body.refresh);
+    await this.tokenService.revokeByRefreshToken(body.refresh);
     return { data: { message: 'Token blacklisted.' } };
   }
 
@@ -109,7 +109,7 @@ export class AuthController {
   @ApiForbiddenResponse(CONNECTION_TOKEN_FORBIDDEN(REVOKE_DEVELOPER_TOKENS))
   async blacklistAll(@CurrentUser() caller: AuthenticatedUser): Promise<RevokedCountResponse> {
     refuseConnectionToken(caller, REVOKE_DEVELOPER_TOKENS);
-    return { data: { revoked_count: await this.tokens.revokeAllDeveloperPairs(caller.userId) } };
+    return { data: { revoked_count: await this.tokenService.revokeAllDeveloperPairs(caller.userId) } };
   }
 
   @Public()
@@ -152,8 +152,8 @@ export class AuthController {
     @Param('connection') connectionName: string,
     @Body() body: ConnectionExchangeRequest,
   ): Promise<TokenPairResponse> {
-    const { user, connection } = await this.connections.resolveUser(connectionName, body.token);
-    const pair = await this.tokens.issuePair(user.id, 'connection', connection.name);
+    const { user, connection } = await this.connectionService.resolveUser(connectionName, body.token);
+    const pair = await this.tokenService.issuePair(user.id, 'connection', connection.name);
     return { data: { access: pair.access, refresh: pair.refresh } };
   }
 
@@ -172,7 +172,7 @@ export class AuthController {
   async createDeveloperToken(@CurrentUser() caller: AuthenticatedUser): Promise<DeveloperTokenCreatedResponse> {
     refuseConnectionToken(caller, CREATE_DEVELOPER_TOKENS);
     if (!caller.uploadPermission) throw ApiError.forbidden('Generating developer tokens requires upload permission.');
-    const pair = await this.tokens.issuePair(caller.userId, 'developer');
+    const pair = await this.tokenService.issuePair(caller.userId, 'developer');
     return {
       data: {
         id: pair.id,
@@ -190,7 +190,7 @@ export class AuthController {
   @ApiOkResponse({ type: DeveloperTokenListResponse })
   @ApiUnauthorizedResponse({ type: ErrorBody })
   async listDeveloperTokens(@CurrentUser() caller: AuthenticatedUser): Promise<DeveloperTokenListResponse> {
-    const pairs = await this.tokens.listDeveloperPairs(caller.userId);
+    const pairs = await this.tokenService.listDeveloperPairs(caller.userId);
     return {
       data: pairs.map((pair) => ({
         id: pair.id,
@@ -210,6 +210,6 @@ export class AuthController {
   @ApiForbiddenResponse(CONNECTION_TOKEN_FORBIDDEN(REVOKE_DEVELOPER_TOKENS))
   async deleteDeveloperToken(@CurrentUser() caller: AuthenticatedUser, @Param('id') id: string): Promise<void> {
     refuseConnectionToken(caller, REVOKE_DEVELOPER_TOKENS);
-    await this.tokens.revokeDeveloperPair(caller.userId, id);
+    await this.tokenService.revokeDeveloperPair(caller.userId, id);
   }
 }

@@ -20,7 +20,7 @@ const BEARER = /^Bearer\s+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)\s*$/i
 export class BearerAuthGuard extends AuthGuard(ACCESS_TOKEN_STRATEGY) {
   constructor(
     private readonly reflector: Reflector,
-    private readonly tokens: TokenService,
+    private readonly tokenService: TokenService,
   ) {
     super();
   }
@@ -39,10 +39,10 @@ export class BearerAuthGuard extends AuthGuard(ACCESS_TOKEN_STRATEGY) {
     }
     if (!BEARER.test(header)) throw ApiError.unauthorized('Use the Authorization header "Bearer <access token>".');
     await super.canActivate(context);
-    const user = await this.tokens.authenticateClaims(request.user as unknown as AccessClaims);
+    const user = await this.tokenService.authenticateClaims(request.user as unknown as AccessClaims);
     request.user = user;
     // Every kind, so the developer token and session lists can say when each was last used.
-    await this.tokens.touch(user.tokenPairId);
+    await this.tokenService.touch(user.tokenPairId);
     return true;
   }
 

@@ -77,8 +77,8 @@ export class ConnectionService {
   private readonly jwksAskedAt = new Map<string, number>();
 
   constructor(
-    private readonly connections: AuthConnectionRepository,
-    private readonly accounts: AccountsService,
+    private readonly authConnectionRepository: AuthConnectionRepository,
+    private readonly accountsService: AccountsService,
     private readonly clock: Clock,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
@@ -111,10 +111,10 @@ export class ConnectionService {
     if (input.secret !== undefined && input.secret.length < 32) {
       throw ApiError.invalidField('secret', 'must be at least 32 characters');
     }
-    if (await this.connections.existsByName(name)) {
+    if (await this.authConnectionRepository.existsByName(name)) {
       throw ApiError.conflict(`A connection named ${name} already exists.`, { name: ['already exists'] });
     }
-    return this.connections.insert({
+    return this.authConnectionRepository.insert({
       name,
       issuer: input.issuer.trim(),
       audience: input.audience.trim(),
@@ -126,19 +126,19 @@ export class ConnectionService {
 
   /** Verifies the id_token against the named connection and returns the matching active user. */
   async resolveUser(connectionName: string, idToken: unknown): Promise<{ user: User; connection: AuthConnection }> {
-    const connection = await this.connections.findWithSecret(connectionName);
+    const connection = await this.authConnectionRepository.findWithSecret(connectionName);
     if (!connection) throw ApiError.notFound(`No integration connection named ${connectionName}.`);
     const claims = await this.verifyIdToken(connection, idToken);
     // Only an ORCID issuer's `sub` is an ORCID iD; another issuer's `sub` is whatever that issuer
     // chose (a user could pick Alice's ORCID as their id there), so those sign in by email alone.
     const orcidIssuer = this.config.auth.orcidIdTokenIssuers.includes(normaliseIssuer(connection.issuer));
     const orcid = orcidIssuer && typeof claims.sub === 'string' ? orcidId(claims.sub, { sandbox: true }) : null;
-    const byOrcid = orcid ? await this.accounts.findByOrcid(orcid) : undefined;
+    const byOrcid = orcid ? await this.accountsService.findByOrcid(orcid) : undefined;
     const email = verifiedEmail(claims);
     if (!byOrcid && typeof claims.email === 'string' && email === undefined) {
       throw ApiError.unauthorized('The identity provider has not verified this email address.');
     }
-    const user = byOrcid ?? (email === undefined ? undefined : await this.accounts.findByEmail(email));
+    const user = byOrcid ?? (email === undefined ? undefined : await this.accountsService.findByEmail(email));
     // Clients branch on these two answers (SESAR2: sign up first; or offer "request API access").
     if (!user || !user.isActive) {
       throw new ApiError(

@@ -73,9 +73,9 @@ export class OrcidSignInService {
 
   constructor(
     @InjectAppConfig() private readonly config: AppConfig,
-    private readonly connections: ConnectionService,
-    private readonly accounts: AccountsService,
-    private readonly jwt: JwtService,
+    private readonly connectionService: ConnectionService,
+    private readonly accountsService: AccountsService,
+    private readonly jwtService: JwtService,
     private readonly clock: Clock,
   ) {}
 
@@ -122,7 +122,7 @@ export class OrcidSignInService {
       url.searchParams.set(name, value);
     }
     const now = this.nowSeconds();
-    const flowToken = this.jwt.sign({ ...flow, iat: now, exp: now + ORCID_FLOW_SECONDS });
+    const flowToken = this.jwtService.sign({ ...flow, iat: now, exp: now + ORCID_FLOW_SECONDS });
     return { url: url.toString(), flowToken };
   }
 
@@ -153,7 +153,7 @@ export class OrcidSignInService {
     }
     const endpoints = await this.endpoints();
     const idToken = await this.redeem(endpoints, provider, query.code, flow.verifier, redirectUri);
-    const claims = await this.connections.verifyIdToken(
+    const claims = await this.connectionService.verifyIdToken(
       {
         issuer: provider.issuer,
         audience: provider.clientId,
@@ -173,9 +173,9 @@ export class OrcidSignInService {
       throw ApiError.unauthorized('The identity provider did not give an ORCID iD.');
     }
     if (signedInUserId !== undefined) {
-      return { user: await this.accounts.linkOrcid(signedInUserId, orcid), next: flow.next, linked: true };
+      return { user: await this.accountsService.linkOrcid(signedInUserId, orcid), next: flow.next, linked: true };
     }
-    const user = await this.accounts.signInWithOrcid({
+    const user = await this.accountsService.signInWithOrcid({
       orcid,
       name: nameFrom(claims),
       email: verifiedEmail(claims) ?? null,
@@ -186,7 +186,7 @@ export class OrcidSignInService {
 
   private readFlow(flowToken: string | undefined): FlowClaims {
     try {
-      const claims = this.jwt.verify<FlowClaims & { exp: number }>(flowToken ?? '', {
+      const claims = this.jwtService.verify<FlowClaims & { exp: number }>(flowToken ?? '', {
         clockTimestamp: this.nowSeconds(),
       });
       if (claims.typ === 'orcid-flow' && typeof claims.state === 'string' && typeof claims.verifier === 'string') {

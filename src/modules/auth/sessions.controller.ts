@@ -40,7 +40,7 @@ function summary(pair: TokenPair, caller: AuthenticatedUser): SessionSummary {
 @ApiUnauthorizedResponse({ type: ErrorBody })
 @Controller('auth/sessions')
 export class SessionsController {
-  constructor(private readonly tokens: TokenService) {}
+  constructor(private readonly tokenService: TokenService) {}
 
   @Get()
   @ApiOperation({
@@ -48,7 +48,7 @@ export class SessionsController {
   })
   @ApiOkResponse({ type: SessionListResponse })
   async list(@CurrentUser() caller: AuthenticatedUser): Promise<SessionListResponse> {
-    const pairs = await this.tokens.listSessions(caller.userId);
+    const pairs = await this.tokenService.listSessions(caller.userId);
     return { data: pairs.map((pair) => summary(pair, caller)) };
   }
 
@@ -63,6 +63,6 @@ export class SessionsController {
   @ApiForbiddenResponse(CONNECTION_TOKEN_FORBIDDEN(REVOKE_SESSIONS))
   async revoke(@CurrentUser() caller: AuthenticatedUser, @Param('id') id: string): Promise<void> {
     refuseConnectionToken(caller, REVOKE_SESSIONS);
-    await this.tokens.revokeSession(caller.userId, id);
+    await this.tokenService.revokeSession(caller.userId, id);
   }
 }

@@ -71,10 +71,10 @@ const SESSION_NOT_FOUND = 'Session not found.';
 export class TokenService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly pairs: TokenPairRepository,
-    private readonly users: UserRepository,
+    private readonly tokenPairRepository: TokenPairRepository,
+    private readonly userRepository: UserRepository,
     @InjectAppConfig() private readonly config: AppConfig,
-    private readonly jwt: JwtService,
+    private readonly jwtService: JwtService,
     private readonly clock: Clock,
   ) {}
 
@@ -106,8 +106,8 @@ export class TokenService {
     const refreshClaims: RefreshClaims = { typ: 'refresh', sid: pair.id, gen: pair.generation, iat: now };
     const subject = String(pair.userId);
     return {
-      access: this.jwt.sign(accessClaims, { subject, jwtid: randomUUID() }),
-      refresh: this.jwt.sign(
+      access: this.jwtService.sign(accessClaims, { subject, jwtid: randomUUID() }),
+      refresh: this.jwtService.sign(
         { ...refreshClaims, exp: Math.min(now + refresh, Math.floor(pair.expiresAt.getTime() / 1000)) },
         { subject, jwtid: refreshJti },
       ),
@@ -145,12 +145,12 @@ export class TokenService {
       const now = this.clock.now();
       let evicted: TokenPair[] = [];
       if (kind === 'developer') {
-        await this.users.lockForUpdate(manager, userId);
+        await this.userRepository.lockForUpdate(manager, userId);
         const active = await this.activePairs(userId, ['developer'], manager);
         const excess = active.length - (MAX_ACTIVE_DEVELOPER_PAIRS - 1);
         if (excess > 0) {
           evicted = active.slice(0, excess);
-          await this.pairs.revoke(
+          await this.tokenPairRepository.revoke(
             evicted.map((pair) => pair.id),
             { reason: 'evicted', now: this.clock.now(), kinds: ['developer'] },
             manager,
@@ -158,7 +158,7 @@ export class TokenService {
         }
       }
       const refreshJti = randomUUID();
-      const pair = await this.pairs.insert(manager, {
+      const pair = await this.tokenPairRepository.insert(manager, {
         id: randomUUID(),
         userId,
         kind,
@@ -190,7 +190,7 @@ export class TokenService {
       iat: this.nowSeconds(),
       exp: Math.floor(pair.expiresAt.getTime() / 1000),
     };
-    const token = this.jwt.sign(claims, { subject: String(pair.userId), jwtid: randomUUID() });
+    const token = this.jwtService.sign(claims, { subject: String(pair.userId), jwtid: randomUUID() });
     return { token, pairId: pair.id, expiresAt: pair.expiresAt };
   }
 
@@ -199,7 +199,7 @@ export class TokenService {
     if (token.length === 0 || token.length > 4096) return undefined;
     let claims: string | JwtPayload;
     try {
-      claims = this.jwt.verify<JwtPayload>(token, { clockTimestamp: this.nowSeconds() });
+      claims = this.jwtService.verify<JwtPayload>(token, { clockTimestamp: this.nowSeconds() });
     } catch {
       return undefined;
     }
@@ -221,7 +221,7 @@ export class TokenService {
 
   /** Active (unrevoked, unexpired) pairs of these kinds, oldest first. */
   private async activePairs(userId: number, kinds: TokenKind[], manager?: EntityManager): Promise<TokenPair[]> {
-    const pairs = await this.pairs.unrevoked(userId, kinds, manager);
+    const pairs = await this.tokenPairRepository.unrevoked(userId, kinds, manager);
     const now = this.clock.now().getTime();
     return pairs.filter((pair) => pair.expiresAt.getTime() > now);
   }
@@ -238,7 +238,7 @@ export class TokenService {
   /** Revokes one of the user's session or connection pairs; 404 when it is not theirs or not active. */
   async revokeSession(userId: number, pairId: string): Promise<void> {
     if (!isUuid(pairId)) throw ApiError.notFound(SESSION_NOT_FOUND);
-    const revoked = await this.pairs.revoke([pairId], {
+    const revoked = await this.tokenPairRepository.revoke([pairId], {
       reason: 'deleted',
       now: this.clock.now(),
       userId,
@@ -253,7 +253,7 @@ export class TokenService {
     }
     let claims: string | JwtPayload;
     try {
-      claims = this.jwt.verify<JwtPayload>(token, { clockTimestamp: this.nowSeconds() });
+      claims = this.jwtService.verify<JwtPayload>(token, { clockTimestamp: this.nowSeconds() });
     } catch {
       throw ApiError.unauthorized(INVALID_REFRESH_MESSAGE);
     }
@@ -281,7 +281,7 @@ export class TokenService {
   async rotate(refreshToken: unknown): Promise<{ access: string; refresh: string }> {
     const claims = this.verifyRefresh(refreshToken);
     const newJti = randomUUID();
-    const pair = await this.pairs.rotate(
+    const pair = await this.tokenPairRepository.rotate(
       { id: claims.sid, jti: claims.jti, newJti, now: this.clock.now() },
       { session: this.lifetimes('session').refresh, developer: this.lifetimes('developer').refresh },
     );
@@ -295,7 +295,7 @@ export class TokenService {
   /** Revokes the pair a refresh token belongs to (`blacklist`). */
   async revokeByRefreshToken(refreshToken: unknown): Promise<void> {
     const claims = this.verifyRefresh(refreshToken);
-    if (!(await this.pairs.revokeByRefresh(claims.sid, claims.jti, this.clock.now()))) {
+    if (!(await this.tokenPairRepository.revokeByRefresh(claims.sid, claims.jti, this.clock.now()))) {
       await this.revokeIfRotated(claims);
       throw ApiError.unauthorized(INVALID_REFRESH_MESSAGE);
     }
@@ -308,18 +308,18 @@ export class TokenService {
    * sign in (or generate a developer token) again.
    */
   private async revokeIfRotated(claims: RefreshClaims): Promise<void> {
-    await this.pairs.revokeRotatedPast(claims.sid, claims.gen, this.clock.now());
+    await this.tokenPairRepository.revokeRotatedPast(claims.sid, claims.gen, this.clock.now());
   }
 
   /** Revokes every developer pair of the user; session and connection pairs are left alone. */
   async revokeAllDeveloperPairs(userId: number): Promise<number> {
-    return this.pairs.revokeAllDeveloper(userId, this.clock.now());
+    return this.tokenPairRepository.revokeAllDeveloper(userId, this.clock.now());
   }
 
   /** Deletes (revokes) one developer pair of the user; 404 when it is not theirs or not active. */
   async revokeDeveloperPair(userId: number, pairId: string): Promise<void> {
     if (!isUuid(pairId)) throw ApiError.notFound('Developer token not found.');
-    const revoked = await this.pairs.revoke([pairId], {
+    const revoked = await this.tokenPairRepository.revoke([pairId], {
       reason: 'deleted',
       now: this.clock.now(),
       userId,
@@ -359,7 +359,7 @@ export class TokenService {
    * pair is unrevoked, at this generation, the subject's, and its user active.
    */
   private async pairCaller(sid: string, generation: number, subject: string): Promise<AuthenticatedUser | undefined> {
-    const row = await this.pairs.pairState(sid);
+    const row = await this.tokenPairRepository.pairState(sid);
     if (!row || row.generation !== generation || String(row.user_id) !== subject) return undefined;
     return {
       userId: row.user_id,
@@ -385,6 +385,6 @@ export class TokenService {
     if (last !== undefined && now.getTime() - last < TOUCH_INTERVAL_MS && now.getTime() >= last) return;
     if (this.touchedAt.size >= TOUCH_MEMORY) this.touchedAt.clear();
     this.touchedAt.set(pairId, now.getTime());
-    await this.pairs.touch(pairId, now);
+    await this.tokenPairRepository.touch(pairId, now);
   }
 }

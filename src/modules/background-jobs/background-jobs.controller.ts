@@ -34,14 +34,14 @@ export function contentDisposition(filename: string): string {
 @ApiBearerAuth('bearer')
 @Controller('jobs')
 export class BackgroundJobsController {
-  constructor(private readonly jobs: BackgroundJobsService) {}
+  constructor(private readonly backgroundJobsService: BackgroundJobsService) {}
 
   @Get(':id')
   @ApiOperation({ summary: 'A background job (batch registration or sample export); owner or staff.' })
   @ApiOkResponse({ type: BackgroundJobResponse })
   @ApiNotFoundResponse(NOT_FOUND)
   async get(@Param('id') id: string, @CurrentUser() user: AuthenticatedUser): Promise<BackgroundJobResponse> {
-    return { data: toJobDto(await this.jobs.requireVisible(id, user)) };
+    return { data: toJobDto(await this.backgroundJobsService.requireVisible(id, user)) };
   }
 
   @Post(':id/cancel')
@@ -59,7 +59,7 @@ export class BackgroundJobsController {
   })
   @ApiNotFoundResponse(NOT_FOUND)
   async cancel(@Param('id') id: string, @CurrentUser() user: AuthenticatedUser): Promise<BackgroundJobResponse> {
-    return { data: toJobDto(await this.jobs.cancel(id, user)) };
+    return { data: toJobDto(await this.backgroundJobsService.cancel(id, user)) };
   }
 
   @Get(':id/download')
@@ -75,7 +75,7 @@ export class BackgroundJobsController {
     @CurrentUser() user: AuthenticatedUser,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
-    const { file, content } = await this.jobs.download(id, user);
+    const { file, content } = await this.backgroundJobsService.download(id, user);
     res.setHeader('Content-Type', file.contentType);
     res.setHeader('Content-Disposition', contentDisposition(file.filename));
     res.setHeader('Content-Length', String(content.length));

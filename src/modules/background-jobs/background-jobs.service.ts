@@ -111,14 +111,14 @@ export class BackgroundJobsService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly rows: BackgroundJobRepository,
-    private readonly users: UserRepository,
+    private readonly backgroundJobRepository: BackgroundJobRepository,
+    private readonly userRepository: UserRepository,
     @InjectQueue(QueueName.BatchRegistration) private readonly batchQueue: Queue,
     @InjectQueue(QueueName.SampleExport) private readonly exportQueue: Queue,
     @InjectQueue(QueueName.LabelSheet) private readonly labelQueue: Queue,
     @InjectQueue(QueueName.OwnershipTransfer) private readonly transferQueue: Queue,
     @InjectQueue(QueueName.SampleReservation) private readonly reservationQueue: Queue,
-    private readonly files: FilesService,
+    private readonly filesService: FilesService,
     private readonly clock: Clock,
     private readonly routing: ReadRouting,
   ) {}
@@ -144,7 +144,7 @@ export class BackgroundJobsService {
       idempotencyKey?: string;
     },
   ): Promise<BackgroundJob> {
-    return this.rows.insert(manager, {
+    return this.backgroundJobRepository.insert(manager, {
       id: randomUUID(),
       jobType: input.jobType,
       status: 'pending',
@@ -159,7 +159,7 @@ export class BackgroundJobsService {
 
   /** Replaces the payload of a job created in this transaction. */
   async setPayload(manager: EntityManager, id: string, payload: Record<string, unknown>): Promise<void> {
-    await this.rows.setPayload(manager, id, payload);
+    await this.backgroundJobRepository.setPayload(manager, id, payload);
   }
 
   /**
@@ -167,8 +167,8 @@ export class BackgroundJobsService {
    * transaction ends, so concurrent requests of one user count one after the other.
    */
   async countOpenExports(manager: EntityManager, userId: number): Promise<number> {
-    await this.users.lockForUpdate(manager, userId);
-    return this.rows.countOpenExports(manager, userId);
+    await this.userRepository.lockForUpdate(manager, userId);
+    return this.backgroundJobRepository.countOpenExports(manager, userId);
   }
 
   /**
@@ -203,7 +203,7 @@ export class BackgroundJobsService {
     jobType: JobType,
     key: string,
   ): Promise<BackgroundJob | undefined> {
-    const job = await this.rows.findByIdempotencyKey(userId, key);
+    const job = await this.backgroundJobRepository.findByIdempotencyKey(userId, key);
     if (job && job.jobType !== jobType) {
       throw ApiError.conflict('This Idempotency-Key was already used for a different kind of request.', {
         'Idempotency-Key': [`names a ${job.jobType} job`],
@@ -247,7 +247,7 @@ export class BackgroundJobsService {
 
   async find(id: string, manager?: EntityManager): Promise<BackgroundJob | undefined> {
     if (!isUuid(id)) return undefined;
-    return (await this.rows.find(id, manager)) ?? undefined;
+    return (await this.backgroundJobRepository.find(id, manager)) ?? undefined;
   }
 
   /** The job if the caller owns it or is staff; 404 otherwise (another user's job does not exist). */
@@ -262,7 +262,7 @@ export class BackgroundJobsService {
   /** pending/processing → failed with "Cancelled by user."; a processing job rolls back at its next chunk. */
   async cancel(id: string, user: AuthenticatedUser): Promise<BackgroundJob> {
     const job = await this.requireVisible(id, user);
-    if (!(await this.rows.cancel(job.id, CANCELLED_MESSAGE, this.clock.now()))) {
+    if (!(await this.backgroundJobRepository.cancel(job.id, CANCELLED_MESSAGE, this.clock.now()))) {
       throw ApiError.badRequest(`Only pending or processing jobs can be cancelled; this job is ${job.status}.`, {
         status: [`is ${job.status}`],
       });
@@ -275,7 +275,7 @@ export class BackgroundJobsService {
 
   async download(id: string, user: AuthenticatedUser): Promise<FileWithContent> {
     const job = await this.requireVisible(id, user);
-    const file = job.resultFileId ? await this.files.read(job.resultFileId, this.clock.now()) : undefined;
+    const file = job.resultFileId ? await this.filesService.read(job.resultFileId, this.clock.now()) : undefined;
     if (!file) throw ApiError.notFound('This job has no file to download (or it has expired).');
     return file;
   }
@@ -287,12 +287,12 @@ export class BackgroundJobsService {
    * (a repeated delivery), cancelled, or gone.
    */
   async start(id: string): Promise<BackgroundJob | undefined> {
-    return (await this.rows.claim(id, this.clock.now())) ? this.find(id) : undefined;
+    return (await this.backgroundJobRepository.claim(id, this.clock.now())) ? this.find(id) : undefined;
   }
 
   /** Progress, written outside the job's transaction so users see it while the work runs. */
   async progress(id: string, processed: number, total?: number): Promise<void> {
-    await this.rows.setProgress(id, processed, total ?? null);
+    await this.backgroundJobRepository.setProgress(id, processed, total ?? null);
   }
 
   /**
@@ -300,7 +300,7 @@ export class BackgroundJobsService {
    * over by a newer attempt (this worker lost its lock, e.g. while paused), or it is finished.
    */
   async shouldStop(id: string, attempt: number): Promise<boolean> {
-    const row = await this.rows.runState(id);
+    const row = await this.backgroundJobRepository.runState(id);
     return !row || row.cancel_requested || row.attempts !== attempt || row.status !== 'processing';
   }
 
@@ -316,7 +316,7 @@ export class BackgroundJobsService {
     attempt: number,
     outcome: { result: Record<string, unknown>; processedCount: number; resultFileId?: string | null },
   ): Promise<void> {
-    const completed = await this.rows.complete(manager, id, attempt, {
+    const completed = await this.backgroundJobRepository.complete(manager, id, attempt, {
       result: outcome.result,
       processedCount: outcome.processedCount,
       resultFileId: outcome.resultFileId ?? null,
@@ -337,13 +337,13 @@ export class BackgroundJobsService {
     outcome: { result: Record<string, unknown>; processedCount: number },
   ): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      const left = await this.files.chargeStorage(manager, file.ownerUserId, file.content.length);
+      const left = await this.filesService.chargeStorage(manager, file.ownerUserId, file.content.length);
       if (left !== undefined) {
         throw new JobRejectedError(
           `The ${file.noun} is ${file.content.length} bytes but only ${left} bytes of your storage are left; ${file.remedy}`,
         );
       }
-      const stored = await this.files.store(
+      const stored = await this.filesService.store(
         {
           filename: file.filename,
           contentType: file.contentType,
@@ -369,7 +369,7 @@ export class BackgroundJobsService {
   ): Promise<void> {
     const stored = boundJobMessage(message);
     if (stored !== message) this.logger.warn(`Job ${id} failed; its message, stored truncated, was: ${message}`);
-    await this.rows.fail(id, stored, {
+    await this.backgroundJobRepository.fail(id, stored, {
       result: extra.result ?? null,
       resultFileId: extra.resultFileId ?? null,
       finishedAt: this.clock.now(),
@@ -378,7 +378,7 @@ export class BackgroundJobsService {
 
   /** Jobs still open in PostgreSQL, for the recovery sweep. */
   async openJobs(olderThan: Date): Promise<BackgroundJob[]> {
-    return this.rows.open(olderThan);
+    return this.backgroundJobRepository.open(olderThan);
   }
 
   /** Re-adds open jobs whose queue entry is missing (Redis lost it) or dead. */

@@ -21,8 +21,8 @@ export class JobRecoveryService implements OnApplicationBootstrap, OnApplication
   private running?: Promise<void>;
 
   constructor(
-    private readonly jobs: BackgroundJobsService,
-    private readonly files: FilesService,
+    private readonly backgroundJobsService: BackgroundJobsService,
+    private readonly filesService: FilesService,
     private readonly clock: Clock,
   ) {}
 
@@ -42,9 +42,9 @@ export class JobRecoveryService implements OnApplicationBootstrap, OnApplication
   async sweep(graceMs: number): Promise<void> {
     try {
       const now = this.clock.now();
-      const recovered = await this.jobs.recover(new Date(now.getTime() - graceMs));
+      const recovered = await this.backgroundJobsService.recover(new Date(now.getTime() - graceMs));
       if (recovered) this.logger.warn(`Re-enqueued ${recovered} job(s) that had no queue entry`);
-      const removed = await this.files.removeExpired(now);
+      const removed = await this.filesService.removeExpired(now);
       if (removed) this.logger.log(`Removed ${removed} expired file(s)`);
       const leftovers = await sweepTempFiles(await privateWorkDir());
       if (leftovers) this.logger.warn(`Removed ${leftovers} work file(s) left by a crashed process`);

@@ -23,8 +23,8 @@ export class BatchParentLinks {
   private readonly pending: PendingLink[] = [];
 
   constructor(
-    private readonly igsn: IgsnService,
-    private readonly sampleWrites: SampleWriteRepository,
+    private readonly igsnService: IgsnService,
+    private readonly sampleWriteRepository: SampleWriteRepository,
     private readonly policy: SampleAccessPolicy,
   ) {}
 
@@ -49,8 +49,10 @@ export class BatchParentLinks {
     errorsByRow: Map<number, string>,
   ): Promise<{ childIgsn: string; parentId: number }[]> {
     const complete = errorsByRow.size === 0;
-    const suffixes = this.pending.map((link) => this.igsn.parse(link.parent));
-    const found = await this.sampleWrites.findByIgsns(manager, [...new Set(suffixes.filter((s): s is string => !!s))]);
+    const suffixes = this.pending.map((link) => this.igsnService.parse(link.parent));
+    const found = await this.sampleWriteRepository.findByIgsns(manager, [
+      ...new Set(suffixes.filter((s): s is string => !!s)),
+    ]);
     const byIgsn = new Map(found.map((sample) => [sample.igsn, sample]));
     const parentOf = new Map<string, string>();
     this.pending.forEach((link, index) => {
@@ -86,7 +88,7 @@ export class BatchParentLinks {
     });
     if (!errorsByRow.size) {
       // Through stored samples too: a re-uploaded row may hang its sample under one of its descendants.
-      const refused = await refusedParentLinks(this.sampleWrites, manager, links);
+      const refused = await refusedParentLinks(this.sampleWriteRepository, manager, links);
       for (const link of links) {
         const message = refused.get(link.childIgsn);
         if (message) errorsByRow.set(link.rowNumber, `parent_sample: ${message}`);

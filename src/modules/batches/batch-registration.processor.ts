@@ -11,7 +11,7 @@ export class BatchRegistrationProcessor extends BackgroundJobProcessor {
   protected readonly failureMessage = 'The batch could not be processed because of an internal error.';
 
   constructor(
-    private readonly registration: BatchRegistrationService,
+    private readonly batchRegistrationService: BatchRegistrationService,
     jobs: BackgroundJobsService,
     metrics: Metrics,
   ) {
@@ -19,6 +19,6 @@ export class BatchRegistrationProcessor extends BackgroundJobProcessor {
   }
 
   protected run(jobId: string): Promise<void> {
-    return this.registration.run(jobId);
+    return this.batchRegistrationService.run(jobId);
   }
 }

@@ -43,29 +43,29 @@ export class BatchRegistrationService implements OnModuleDestroy {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly batches: BatchHistoryRepository,
-    private readonly jobs: BackgroundJobsService,
-    private readonly files: FilesService,
+    private readonly batchHistoryRepository: BatchHistoryRepository,
+    private readonly backgroundJobsService: BackgroundJobsService,
+    private readonly filesService: FilesService,
     writer: SampleWriter,
-    private readonly sampleWrites: SampleWriteRepository,
+    private readonly sampleWriteRepository: SampleWriteRepository,
     references: SampleReferences,
     igsn: IgsnService,
     policy: SampleAccessPolicy,
-    private readonly accounts: AccountsService,
+    private readonly accountsService: AccountsService,
     objectTypes: ObjectTypeResolver,
     private readonly clock: Clock,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {
     this.tools = {
       dataSource,
-      batches,
-      jobs,
+      batches: batchHistoryRepository,
+      jobs: backgroundJobsService,
       writer,
-      sampleWrites,
+      sampleWrites: sampleWriteRepository,
       references,
       igsn,
       policy,
-      accounts,
+      accounts: accountsService,
       objectTypes,
       clock,
       newRowChecks: (rowCount) => this.newRowChecks(rowCount),
@@ -94,14 +94,14 @@ export class BatchRegistrationService implements OnModuleDestroy {
 
   /** Runs one job; returns quietly when there is nothing (left) to do. */
   async run(jobId: string): Promise<void> {
-    const job = await this.jobs.start(jobId);
+    const job = await this.backgroundJobsService.start(jobId);
     if (!job) return;
     const attempt = job.attempts;
     const batchId = Number(job.payload.batch_id);
-    const batch = await this.batches.findById(batchId);
-    const upload = batch?.fileId ? await this.files.read(batch.fileId, this.clock.now()) : undefined;
+    const batch = await this.batchHistoryRepository.findById(batchId);
+    const upload = batch?.fileId ? await this.filesService.read(batch.fileId, this.clock.now()) : undefined;
     if (!batch || !upload) {
-      await this.jobs.fail(jobId, 'The uploaded file is no longer available.');
+      await this.backgroundJobsService.fail(jobId, 'The uploaded file is no longer available.');
       return;
     }
     let workbook: BatchWorkbook | undefined;
@@ -122,12 +122,12 @@ export class BatchRegistrationService implements OnModuleDestroy {
       ).run();
       // A batch may grow the table by tens of thousands of rows at once: the next search must not
       // be planned on statistics that describe the table before it.
-      await this.sampleWrites.refreshStatistics(`batch ${batch.id}`);
+      await this.sampleWriteRepository.refreshStatistics(`batch ${batch.id}`);
     } catch (error) {
       if (error instanceof BatchRejected) {
         let resultFileId: string | null = null;
         if (error.errorsByRow.size && workbook) {
-          const report = await this.files.store({
+          const report = await this.filesService.store({
             filename: `${(batch.filename ?? 'batch.xlsx').replace(/\.xlsx$/i, '')}-errors.xlsx`,
             contentType: XLSX_CONTENT_TYPE,
             content: await workbook.errorReport(error.errorsByRow),
@@ -138,7 +138,7 @@ export class BatchRegistrationService implements OnModuleDestroy {
         const errors = [...error.errorsByRow.entries()]
           .slice(0, ERROR_SAMPLE_LIMIT)
           .map(([row, message]) => ({ row, message: boundJobMessage(message) }));
-        await this.jobs.fail(jobId, error.message, {
+        await this.backgroundJobsService.fail(jobId, error.message, {
           result: { error_count: error.errorsByRow.size, errors },
           resultFileId,
         });
@@ -172,7 +172,7 @@ export class BatchRegistrationService implements OnModuleDestroy {
    * batch's transaction the account row is share-locked until it commits.
    */
   private async uploader(batch: BatchHistory, manager?: EntityManager): Promise<AuthenticatedUser> {
-    const owner = await this.accounts.activeUser(batch.uploadedById ?? 0, manager, { lock: !!manager });
+    const owner = await this.accountsService.activeUser(batch.uploadedById ?? 0, manager, { lock: !!manager });
     if (!owner) {
       throw new BatchRejected('The account that uploaded this batch is no longer active; nothing was registered.');
     }
@@ -197,7 +197,7 @@ export class BatchRegistrationService implements OnModuleDestroy {
   /** Progress every 500 rows, and the point where a cancelled or superseded run stops. */
   private async checkpoint(jobId: string, attempt: number, done: number): Promise<void> {
     if (done % PROGRESS_EVERY !== 0) return;
-    await this.jobs.progress(jobId, done);
-    if (await this.jobs.shouldStop(jobId, attempt)) throw new JobCancelledError();
+    await this.backgroundJobsService.progress(jobId, done);
+    if (await this.backgroundJobsService.shouldStop(jobId, attempt)) throw new JobCancelledError();
   }
 }

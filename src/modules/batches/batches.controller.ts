@@ -50,7 +50,7 @@ const NOT_FOUND = { type: ErrorBody, example: { message: 'Batch not found.', err
 @ApiBearerAuth('bearer')
 @Controller('batches')
 export class BatchesController {
-  constructor(private readonly batches: BatchesService) {}
+  constructor(private readonly batchesService: BatchesService) {}
 
   @Post('upload')
   @HttpCode(202)
@@ -89,7 +89,7 @@ export class BatchesController {
     @CurrentUser() user: AuthenticatedUser,
     @IdempotencyKey() idempotencyKey: string | undefined,
   ): Promise<BatchQueuedResponse> {
-    return { data: await this.batches.upload(file, form ?? {}, user, idempotencyKey) };
+    return { data: await this.batchesService.upload(file, form ?? {}, user, idempotencyKey) };
   }
 
   @Get()
@@ -104,7 +104,13 @@ export class BatchesController {
     @Query() query: Record<string, unknown>,
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<BatchHistoryListResponse> {
-    return this.batches.list(req, query, parsePageRequest(query, { defaultSize: 25, maxSize: 500 }), user, false);
+    return this.batchesService.list(
+      req,
+      query,
+      parsePageRequest(query, { defaultSize: 25, maxSize: 500 }),
+      user,
+      false,
+    );
   }
 
   @Get('completed')
@@ -118,7 +124,7 @@ export class BatchesController {
     @Query() query: Record<string, unknown>,
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<BatchHistoryListResponse> {
-    return this.batches.list(req, query, parsePageRequest(query, { defaultSize: 25, maxSize: 500 }), user, true);
+    return this.batchesService.list(req, query, parsePageRequest(query, { defaultSize: 25, maxSize: 500 }), user, true);
   }
 
   @Get(':id')
@@ -126,7 +132,7 @@ export class BatchesController {
   @ApiOkResponse({ type: BatchHistoryResponse })
   @ApiNotFoundResponse(NOT_FOUND)
   async detail(@Param('id') id: string, @CurrentUser() user: AuthenticatedUser): Promise<BatchHistoryResponse> {
-    return { data: await this.batches.requireVisible(id, user) };
+    return { data: await this.batchesService.requireVisible(id, user) };
   }
 
   @Get(':id/spreadsheet')
@@ -142,7 +148,7 @@ export class BatchesController {
     @CurrentUser() user: AuthenticatedUser,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
-    const { file, content } = await this.batches.spreadsheet(id, user);
+    const { file, content } = await this.batchesService.spreadsheet(id, user);
     res.setHeader('Content-Type', file.contentType);
     res.setHeader('Content-Disposition', contentDisposition(file.filename));
     return new StreamableFile(content);

@@ -63,11 +63,11 @@ function formBoolean(value: unknown, field: string): boolean {
 export class BatchesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly batches: BatchHistoryRepository,
-    private readonly jobs: BackgroundJobsService,
-    private readonly files: FilesService,
-    private readonly accounts: AccountsService,
-    private readonly templates: BatchTemplatesService,
+    private readonly batchHistoryRepository: BatchHistoryRepository,
+    private readonly backgroundJobsService: BackgroundJobsService,
+    private readonly filesService: FilesService,
+    private readonly accountsService: AccountsService,
+    private readonly batchTemplatesService: BatchTemplatesService,
     private readonly clock: Clock,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
@@ -95,27 +95,32 @@ export class BatchesService {
       }
       templateId = Number(form.template_id);
       // Another user's template answers exactly as one that does not exist.
-      if (!(await this.templates.isVisible(templateId, user))) {
+      if (!(await this.batchTemplatesService.isVisible(templateId, user))) {
         throw ApiError.badRequest('Batch template not found.', { template_id: ['not found'] });
       }
     }
     const text = (key: string) => (typeof form[key] === 'string' && form[key] !== '' ? form[key].trim() : undefined);
     const registryCode = (text('registry_code') ?? text('sesar_code'))?.toUpperCase();
     const objectType = text('object_type');
-    if (registryCode && !(await this.accounts.canUseRegistryCode(user, registryCode))) {
+    if (registryCode && !(await this.accountsService.canUseRegistryCode(user, registryCode))) {
       throw ApiError.forbidden(`You may not register samples under registry code ${registryCode}.`);
     }
     const filename = uploadFilename(file.originalname);
-    const { job } = await this.jobs.createOnce(user.userId, 'batch_registration', idempotencyKey, async () => {
-      const inspected = await inspectUpload(file.buffer, filename, this.config.batches.maxInflatedBytes);
-      return this.store(file, filename, user, inspected, idempotencyKey, {
-        allowDuplicate,
-        saveAsDraft,
-        templateId,
-        registryCode,
-        objectType,
-      });
-    });
+    const { job } = await this.backgroundJobsService.createOnce(
+      user.userId,
+      'batch_registration',
+      idempotencyKey,
+      async () => {
+        const inspected = await inspectUpload(file.buffer, filename, this.config.batches.maxInflatedBytes);
+        return this.store(file, filename, user, inspected, idempotencyKey, {
+          allowDuplicate,
+          saveAsDraft,
+          templateId,
+          registryCode,
+          objectType,
+        });
+      },
+    );
     const stored = typeof job.payload.filename === 'string' ? job.payload.filename : filename;
     return { job_id: job.id, filename: stored, status: job.status };
   }
@@ -140,7 +145,7 @@ export class BatchesService {
     const contentSha256 = Buffer.from(await crypto.subtle.digest('SHA-256', file.buffer)).toString('hex');
     return this.dataSource.transaction(async (manager) => {
       if (!options.allowDuplicate) await this.refuseDuplicate(manager, user.userId, contentSha256);
-      const left = await this.files.chargeStorage(manager, user.userId, file.size);
+      const left = await this.filesService.chargeStorage(manager, user.userId, file.size);
       if (left !== undefined) {
         throw new ApiError(
           HttpStatus.PAYLOAD_TOO_LARGE,
@@ -148,12 +153,12 @@ export class BatchesService {
           { file: [`exceeds your remaining storage of ${left} bytes`] },
         );
       }
-      const stored = await this.files.store(
+      const stored = await this.filesService.store(
         { filename, contentType: XLSX_CONTENT_TYPE, content: file.buffer, ownerUserId: user.userId },
         manager,
       );
-      const owner = registryCode ? await this.accounts.registryCodeOwner(registryCode, manager) : undefined;
-      const created = await this.jobs.create(manager, {
+      const owner = registryCode ? await this.accountsService.registryCodeOwner(registryCode, manager) : undefined;
+      const created = await this.backgroundJobsService.create(manager, {
         jobType: 'batch_registration',
         userId: user.userId,
         payload: {
@@ -166,7 +171,7 @@ export class BatchesService {
         totalCount: inspected.declaredRows ?? null,
         idempotencyKey,
       });
-      const batch = await this.batches.insert(manager, {
+      const batch = await this.batchHistoryRepository.insert(manager, {
         batchType: 'registration',
         registryCode: registryCode ?? null,
         uploadTime: this.clock.now(),
@@ -181,7 +186,7 @@ export class BatchesService {
         contentSha256,
       });
       created.payload = { ...created.payload, batch_id: batch.id };
-      await this.jobs.setPayload(manager, created.id, created.payload);
+      await this.backgroundJobsService.setPayload(manager, created.id, created.payload);
       return created;
     });
   }
@@ -192,7 +197,7 @@ export class BatchesService {
    * file by one user take turns on an advisory lock, so both cannot pass.
    */
   private async refuseDuplicate(manager: EntityManager, userId: number, contentSha256: string): Promise<void> {
-    const earlier = await this.batches.lockAndFindEarlierUpload(manager, userId, contentSha256);
+    const earlier = await this.batchHistoryRepository.lockAndFindEarlierUpload(manager, userId, contentSha256);
     if (!earlier) return;
     throw ApiError.conflict(
       `This workbook was already uploaded as batch ${earlier.id} (${earlier.filename ?? 'no file name'}, ` +
@@ -225,22 +230,25 @@ export class BatchesService {
       if (typeof query.registry_code !== 'string') throw ApiError.invalidField('registry_code', 'give it once');
       filter.registryCode = query.registry_code.trim().toUpperCase();
     }
-    const { rows, count } = await this.batches.page(filter, { limit: page.pageSize, offset: page.offset });
+    const { rows, count } = await this.batchHistoryRepository.page(filter, {
+      limit: page.pageSize,
+      offset: page.offset,
+    });
     return paginate(req, page, count, rows.map(toBatchDto));
   }
 
   /** The batch if the caller may see it; 404 otherwise. */
   async requireVisible(idValue: string, user: AuthenticatedUser): Promise<BatchHistoryDto> {
     if (!/^\d{1,9}$/.test(idValue)) throw ApiError.notFound('Batch not found.');
-    const row = await this.batches.findVisible(Number(idValue), this.viewerId(user));
+    const row = await this.batchHistoryRepository.findVisible(Number(idValue), this.viewerId(user));
     if (!row) throw ApiError.notFound('Batch not found.');
     return toBatchDto(row);
   }
 
   async spreadsheet(idValue: string, user: AuthenticatedUser): Promise<FileWithContent> {
     const batch = await this.requireVisible(idValue, user);
-    const fileId = await this.batches.fileId(batch.id);
-    const file = fileId ? await this.files.read(fileId, this.clock.now()) : undefined;
+    const fileId = await this.batchHistoryRepository.fileId(batch.id);
+    const file = fileId ? await this.filesService.read(fileId, this.clock.now()) : undefined;
     if (!file) throw ApiError.notFound('The uploaded spreadsheet of this batch is no longer available.');
     return file;
   }

@@ -33,8 +33,8 @@ export class DoiDeliveryProcessor
   private closing = false;
 
   constructor(
-    private readonly delivery: DoiDeliveryService,
-    private readonly registration: DoiRegistrationService,
+    private readonly doiDeliveryService: DoiDeliveryService,
+    private readonly doiRegistrationService: DoiRegistrationService,
     @InjectQueue(QueueName.DoiRegistration) private readonly queue: Queue,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {
@@ -42,7 +42,7 @@ export class DoiDeliveryProcessor
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.delivery.enabled) {
+    if (!this.doiDeliveryService.enabled) {
       this.logger.log('DataCite registration is off (DATACITE_* unset): no DOI is sent.');
       return;
     }
@@ -56,7 +56,7 @@ export class DoiDeliveryProcessor
 
   /** Before the queue's workers close (they wait for running jobs): a drain ends after its round. */
   beforeApplicationShutdown(): void {
-    this.delivery.stop();
+    this.doiDeliveryService.stop();
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -72,15 +72,15 @@ export class DoiDeliveryProcessor
   }
 
   async process(job: Job): Promise<void> {
-    if (!this.delivery.enabled) return; // left over from a time registration was on
+    if (!this.doiDeliveryService.enabled) return; // left over from a time registration was on
     if (job.name === SWEEP_JOB) {
-      const released = await this.delivery.releaseEndedEmbargoes();
+      const released = await this.doiDeliveryService.releaseEndedEmbargoes();
       if (released) this.logger.log(`${released} embargo(es) ended: sending to DataCite`);
     } else if (job.name !== DRAIN_JOB) {
       this.logger.warn(`Unknown job ${job.name} on ${QueueName.DoiRegistration}`);
       return;
     }
-    await this.delivery.drain();
+    await this.doiDeliveryService.drain();
   }
 
   /** A dedicated connection (LISTEN holds it); re-established after a failure. */
@@ -99,14 +99,16 @@ export class DoiDeliveryProcessor
     };
     client.on('error', retry);
     client.on('notification', () => {
-      this.registration.wake().catch((error: Error) => this.logger.warn(`Could not enqueue a drain: ${error.message}`));
+      this.doiRegistrationService
+        .wake()
+        .catch((error: Error) => this.logger.warn(`Could not enqueue a drain: ${error.message}`));
     });
     try {
       await client.connect();
       await client.query('LISTEN sample_doi');
       this.listener = client;
       // Changes committed while nobody listened.
-      await this.registration.wake();
+      await this.doiRegistrationService.wake();
     } catch (error) {
       retry(error as Error);
     }

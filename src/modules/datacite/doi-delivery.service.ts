@@ -85,12 +85,12 @@ export class DoiDeliveryService {
   private stopping = false;
 
   constructor(
-    private readonly outbox: SampleDoiRepository,
-    private readonly samples: SampleRepository,
-    private readonly publicSamples: SamplePublicRepository,
+    private readonly sampleDoiRepository: SampleDoiRepository,
+    private readonly sampleRepository: SampleRepository,
+    private readonly samplePublicRepository: SamplePublicRepository,
     private readonly mapper: SampleMapper,
     private readonly policy: SampleAccessPolicy,
-    private readonly igsn: IgsnService,
+    private readonly igsnService: IgsnService,
     private readonly budget: DataCiteBudget,
     private readonly metrics: DoiMetrics,
     private readonly clock: Clock,
@@ -108,7 +108,7 @@ export class DoiDeliveryService {
   }
 
   releaseEndedEmbargoes(): Promise<number> {
-    return this.outbox.releaseEndedEmbargoes();
+    return this.sampleDoiRepository.releaseEndedEmbargoes();
   }
 
   /**
@@ -160,7 +160,7 @@ export class DoiDeliveryService {
       const size = this.unreachable
         ? datacite.concurrency
         : roundSize(this.budget.ratePerSecond(priority), datacite.concurrency);
-      const claims = await this.outbox.claimDue(priority, size, leaseMs);
+      const claims = await this.sampleDoiRepository.claimDue(priority, size, leaseMs);
       if (claims.length) return { priority, claims };
     }
     return undefined;
@@ -184,12 +184,15 @@ export class DoiDeliveryService {
   ): Promise<void> {
     const now = this.clock.now();
     const rows = new Map(
-      (await this.samples.byIds(claims.map((claim) => Number(claim.sampleId)))).map((row) => [row.id, row]),
+      (await this.sampleRepository.byIds(claims.map((claim) => Number(claim.sampleId)))).map((row) => [row.id, row]),
     );
     const children = new Map<string, string[]>();
-    for (const child of await this.publicSamples.childrenOf([...rows.keys()], this.policy.publicCondition('s', now))) {
+    for (const child of await this.samplePublicRepository.childrenOf(
+      [...rows.keys()],
+      this.policy.publicCondition('s', now),
+    )) {
       const list = children.get(child.parentId) ?? [];
-      list.push(this.igsn.toDoi(child.igsn));
+      list.push(this.igsnService.toDoi(child.igsn));
       children.set(child.parentId, list);
     }
     const givenBack: ClaimedDoi[] = [];
@@ -198,7 +201,7 @@ export class DoiDeliveryService {
       const isPublic = row !== undefined && SampleAccessPolicy.isPublic(accessFacts(row), now);
       if (!row || (!isPublic && !claim.atDataCite)) {
         result.skipped += 1;
-        await this.outbox.recordDelivered(claim, 'pending', false);
+        await this.sampleDoiRepository.recordDelivered(claim, 'pending', false);
         return;
       }
       if (this.stopping || givenBack.length || !(await this.takeBudget(priority))) {
@@ -213,7 +216,7 @@ export class DoiDeliveryService {
       }
       await this.record(claim, outcome, isPublic, result);
     });
-    await this.outbox.release(givenBack);
+    await this.sampleDoiRepository.release(givenBack);
   }
 
   private async send(row: SampleRow, isPublic: boolean, children: string[]): Promise<DeliveryOutcome> {
@@ -228,14 +231,18 @@ export class DoiDeliveryService {
     switch (outcome.kind) {
       case 'delivered':
         result.delivered += 1;
-        return this.outbox.recordDelivered(claim, isPublic ? 'findable' : 'registered', true);
+        return this.sampleDoiRepository.recordDelivered(claim, isPublic ? 'findable' : 'registered', true);
       case 'retry':
         result.retrying += 1;
-        return this.outbox.recordRetry(claim, outcome.message, retryDelayMs(claim.attempts, outcome.retryAfterMs));
+        return this.sampleDoiRepository.recordRetry(
+          claim,
+          outcome.message,
+          retryDelayMs(claim.attempts, outcome.retryAfterMs),
+        );
       case 'rejected':
         result.failed += 1;
         this.logger.warn(`DataCite rejected sample ${claim.sampleId}: ${outcome.message}`);
-        return this.outbox.recordRejected(claim, outcome.message);
+        return this.sampleDoiRepository.recordRejected(claim, outcome.message);
     }
   }
 }

@@ -22,7 +22,7 @@ const STAFF_ONLY = { type: ErrorBody, example: { message: 'Only staff may re-sen
 @ApiBearerAuth('bearer')
 @Controller()
 export class DoiRegistrationController {
-  constructor(private readonly registration: DoiRegistrationService) {}
+  constructor(private readonly doiRegistrationService: DoiRegistrationService) {}
 
   @Post(['samples/:igsn/doi/sync', 'samples/:prefix/:suffix/doi/sync'])
   @HttpCode(202)
@@ -49,8 +49,8 @@ export class DoiRegistrationController {
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<DoiSyncResponse> {
     const igsn = params.prefix !== undefined ? `${params.prefix}/${params.suffix ?? ''}` : (params.igsn ?? '');
-    this.registration.requireStaff(user);
-    return { data: await this.registration.resendSample(igsn) };
+    this.doiRegistrationService.requireStaff(user);
+    return { data: await this.doiRegistrationService.resendSample(igsn) };
   }
 
   @Get('datacite/status')
@@ -59,7 +59,7 @@ export class DoiRegistrationController {
   @ApiUnauthorizedResponse({ type: ErrorBody })
   @ApiForbiddenResponse(STAFF_ONLY)
   async status(@CurrentUser() user: AuthenticatedUser): Promise<DoiSummaryResponse> {
-    this.registration.requireStaff(user);
-    return { data: await this.registration.summary() };
+    this.doiRegistrationService.requireStaff(user);
+    return { data: await this.doiRegistrationService.summary() };
   }
 }

@@ -23,9 +23,9 @@ export const DRAIN_JOB = 'drain';
 @Injectable()
 export class DoiRegistrationService {
   constructor(
-    private readonly outbox: SampleDoiRepository,
-    private readonly samples: SampleRepository,
-    private readonly igsn: IgsnService,
+    private readonly sampleDoiRepository: SampleDoiRepository,
+    private readonly sampleRepository: SampleRepository,
+    private readonly igsnService: IgsnService,
     private readonly budget: DataCiteBudget,
     @InjectQueue(QueueName.DoiRegistration) private readonly queue: Queue,
     @InjectAppConfig() private readonly config: AppConfig,
@@ -45,15 +45,15 @@ export class DoiRegistrationService {
   }
 
   async resendSample(igsn: string): Promise<{ igsn: string; doi: SampleDoiStatus }> {
-    const suffix = this.igsn.parse(igsn);
-    const row = suffix ? await this.samples.byIgsn(suffix) : undefined;
+    const suffix = this.igsnService.parse(igsn);
+    const row = suffix ? await this.sampleRepository.byIgsn(suffix) : undefined;
     if (!row) throw ApiError.notFound('Sample not found.');
     this.requireEnabled();
-    await this.outbox.resend(row.id);
+    await this.sampleDoiRepository.resend(row.id);
     await this.wake();
-    const stored = await this.outbox.status(row.id);
+    const stored = await this.sampleDoiRepository.status(row.id);
     return {
-      igsn: this.igsn.toDoi(row.igsn),
+      igsn: this.igsnService.toDoi(row.igsn),
       doi: sampleDoiStatus(
         { state: stored?.state ?? null, updatedAt: stored?.updatedAt ?? null, error: stored?.error ?? null },
         true,
@@ -67,14 +67,14 @@ export class DoiRegistrationService {
    */
   async resendMany(all = false): Promise<{ resent: number }> {
     this.requireEnabled();
-    const resent = await this.outbox.resendMany(all);
+    const resent = await this.sampleDoiRepository.resendMany(all);
     if (resent) await this.wake();
     return { resent };
   }
 
   /** Progress and the backlog against the budget: what an institution planning a migration reads. */
   async summary(): Promise<DoiSummaryDto> {
-    const [counts, use] = await Promise.all([this.outbox.summary(), this.budget.use()]);
+    const [counts, use] = await Promise.all([this.sampleDoiRepository.summary(), this.budget.use()]);
     const since = counts.oldest_pending_since ? Date.parse(counts.oldest_pending_since) : null;
     const hours = (pending: number, per5Min: number) => (per5Min ? (pending / per5Min) * (5 / 60) : 0);
     return {

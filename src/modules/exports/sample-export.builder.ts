@@ -40,12 +40,12 @@ export function exportFilename(at: Date, format: ExportFormat): string {
 @Injectable()
 export class SampleExportBuilder {
   constructor(
-    private readonly jobs: BackgroundJobsService,
-    private readonly samples: SampleSearchService,
-    private readonly sampleRows: SampleSelectionRepository,
+    private readonly backgroundJobsService: BackgroundJobsService,
+    private readonly sampleSearchService: SampleSearchService,
+    private readonly sampleSelectionRepository: SampleSelectionRepository,
     private readonly mapper: SampleMapper,
     private readonly policy: SampleAccessPolicy,
-    private readonly accounts: AccountsService,
+    private readonly accountsService: AccountsService,
     private readonly clock: Clock,
     @InjectAppConfig() private readonly config: AppConfig,
     private readonly routing: ReadRouting,
@@ -53,26 +53,26 @@ export class SampleExportBuilder {
 
   /** Runs one job; returns quietly when there is nothing (left) to do. */
   async run(jobId: string): Promise<void> {
-    const job = await this.jobs.start(jobId);
+    const job = await this.backgroundJobsService.start(jobId);
     if (!job) return;
     const attempt = job.attempts;
     const payload = readExportPayload(job.payload);
     if (!payload) {
-      await this.jobs.fail(jobId, 'The export request could not be read.');
+      await this.backgroundJobsService.fail(jobId, 'The export request could not be read.');
       return;
     }
-    const user = await this.accounts.actingUser(job.userId);
+    const user = await this.accountsService.actingUser(job.userId);
     if (!user) {
-      await this.jobs.fail(jobId, 'The account that asked for this export is no longer active.');
+      await this.backgroundJobsService.fail(jobId, 'The account that asked for this export is no longer active.');
       return;
     }
     let search: SampleSearchCondition;
     try {
-      search = await this.samples.searchCondition(payload.query, user);
+      search = await this.sampleSearchService.searchCondition(payload.query, user);
     } catch (error) {
       // E.g. an object type named in the search was removed since: the search cannot run as asked.
       if (!(error instanceof ApiError)) throw error;
-      await this.jobs.fail(jobId, `The search can no longer be run: ${error.message}`);
+      await this.backgroundJobsService.fail(jobId, `The search can no longer be run: ${error.message}`);
       return;
     }
 
@@ -92,7 +92,7 @@ export class SampleExportBuilder {
       // The files table holds bytea: the finished file is read once into memory for the INSERT.
       const content = await readFile(path);
       const expiresAt = new Date(this.clock.now().getTime() + exportTtlSeconds(this.config) * 1000);
-      await this.jobs.completeWithFile(
+      await this.backgroundJobsService.completeWithFile(
         jobId,
         attempt,
         {
@@ -111,7 +111,7 @@ export class SampleExportBuilder {
       );
     } catch (error) {
       if (error instanceof JobRejectedError) {
-        await this.jobs.fail(jobId, error.message);
+        await this.backgroundJobsService.fail(jobId, error.message);
         return;
       }
       if (error instanceof JobCancelledError) return; // cancelled, or a newer attempt owns the job
@@ -129,15 +129,15 @@ export class SampleExportBuilder {
     format: ExportFormat,
     search: SampleSearchCondition,
   ): Promise<number> {
-    return this.sampleRows.inReadOnlySnapshot(async (manager) => {
-      const facts = await this.sampleRows.registryCodeFacts(manager, search.where);
+    return this.sampleSelectionRepository.inReadOnlySnapshot(async (manager) => {
+      const facts = await this.sampleSelectionRepository.registryCodeFacts(manager, search.where);
       if (format === 'xlsx' && facts.count >= XLSX_MAX_ROWS) {
         throw new JobRejectedError(
           `The search finds ${facts.count} samples; an .xlsx sheet holds at most ${XLSX_MAX_ROWS - 1}. ` +
             'Export them as CSV, or narrow the search.',
         );
       }
-      await this.jobs.progress(jobId, 0, facts.count);
+      await this.backgroundJobsService.progress(jobId, 0, facts.count);
       const writer: ExportFileWriter =
         format === 'csv'
           ? new CsvExportWriter(path)
@@ -148,8 +148,8 @@ export class SampleExportBuilder {
         await this.forEachPage(manager, search, async (page) => {
           await writer.write(page);
           written += page.length;
-          await this.jobs.progress(jobId, written);
-          if (await this.jobs.shouldStop(jobId, attempt)) throw new JobCancelledError();
+          await this.backgroundJobsService.progress(jobId, written);
+          if (await this.backgroundJobsService.shouldStop(jobId, attempt)) throw new JobCancelledError();
         });
         await writer.finish();
         finished = true;
@@ -173,7 +173,7 @@ export class SampleExportBuilder {
   ): Promise<void> {
     let cursor: SampleCursor | undefined;
     for (;;) {
-      const page = await this.sampleRows.keysetPage(manager, search.where, cursor, EXPORT_PAGE_SIZE);
+      const page = await this.sampleSelectionRepository.keysetPage(manager, search.where, cursor, EXPORT_PAGE_SIZE);
       const rows = page.rows;
       if (!rows.length) return;
       cursor = page.cursor;

@@ -35,7 +35,7 @@ function merge(body: SampleExportRequestDto, query: SampleExportRequestDto): Sam
 @ApiBearerAuth('bearer')
 @Controller('samples')
 export class SampleExportsController {
-  constructor(private readonly exports: SampleExportsService) {}
+  constructor(private readonly sampleExportsService: SampleExportsService) {}
 
   @Post('export')
   @HttpCode(202)
@@ -69,6 +69,6 @@ export class SampleExportsController {
     @CurrentUser() user: AuthenticatedUser,
     @IdempotencyKey() idempotencyKey: string | undefined,
   ): Promise<SampleExportQueuedResponse> {
-    return { data: await this.exports.request(merge(body, query), user, idempotencyKey) };
+    return { data: await this.sampleExportsService.request(merge(body, query), user, idempotencyKey) };
   }
 }

@@ -43,8 +43,8 @@ export function normaliseExportQuery(input: SampleExportRequestDto): SampleSearc
 export class SampleExportsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly jobs: BackgroundJobsService,
-    private readonly samples: SampleSearchService,
+    private readonly backgroundJobsService: BackgroundJobsService,
+    private readonly sampleSearchService: SampleSearchService,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 
@@ -55,12 +55,12 @@ export class SampleExportsService {
   ): Promise<SampleExportQueued> {
     const format = (input.format ?? EXPORT_FORMATS[0]) as ExportFormat;
     const query = normaliseExportQuery(input);
-    await this.samples.searchCondition(query, user);
+    await this.sampleSearchService.searchCondition(query, user);
     const payload: SampleExportPayload = { format, query, user_id: user.userId };
-    const { job } = await this.jobs.createOnce(user.userId, 'sample_export', idempotencyKey, () =>
+    const { job } = await this.backgroundJobsService.createOnce(user.userId, 'sample_export', idempotencyKey, () =>
       this.dataSource.transaction(async (manager) => {
         await this.checkConcurrency(manager, user.userId);
-        return this.jobs.create(manager, {
+        return this.backgroundJobsService.create(manager, {
           jobType: 'sample_export',
           userId: user.userId,
           payload: { ...payload },
@@ -76,7 +76,7 @@ export class SampleExportsService {
    * once. The user's row is locked so that concurrent requests count one after the other.
    */
   private async checkConcurrency(manager: EntityManager, userId: number): Promise<void> {
-    const open = await this.jobs.countOpenExports(manager, userId);
+    const open = await this.backgroundJobsService.countOpenExports(manager, userId);
     const limit = this.config.exports.maxConcurrentPerUser;
     if (open >= limit) {
       throw new ApiError(

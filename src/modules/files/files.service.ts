@@ -29,8 +29,8 @@ export interface FileWithContent {
 export class FilesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly files: StoredFileRepository,
-    private readonly users: UserRepository,
+    private readonly storedFileRepository: StoredFileRepository,
+    private readonly userRepository: UserRepository,
   ) {}
 
   async store(input: NewFile, manager?: EntityManager): Promise<StoredFile> {
@@ -44,14 +44,14 @@ export class FilesService {
       expiresAt: input.expiresAt ?? null,
       quotaCharged: input.quotaCharged ?? false,
     };
-    await this.files.insert(row, manager);
+    await this.storedFileRepository.insert(row, manager);
     const { content: _content, ...meta } = row;
     return { ...meta, createdAt: new Date() } as StoredFile;
   }
 
   /** The file and its bytes, unless it does not exist or has expired. */
   async read(id: string, now: Date, manager?: EntityManager): Promise<FileWithContent | undefined> {
-    const file = await this.files.findUnexpired(id, now, manager);
+    const file = await this.storedFileRepository.findUnexpired(id, now, manager);
     return file ? { file, content: file.content } : undefined;
   }
 
@@ -61,10 +61,10 @@ export class FilesService {
    * bytes that are left.
    */
   async chargeStorage(manager: EntityManager, userId: number, bytes: number): Promise<number | undefined> {
-    const quota = await this.users.lockStorageQuota(manager, userId);
+    const quota = await this.userRepository.lockStorageQuota(manager, userId);
     const left = quota.limit - quota.used;
     if (bytes > left) return Math.max(0, left);
-    await this.users.chargeStorage(manager, userId, bytes);
+    await this.userRepository.chargeStorage(manager, userId, bytes);
     return undefined;
   }
 
@@ -74,8 +74,8 @@ export class FilesService {
    */
   async removeExpired(now: Date): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const { removed, refunds } = await this.files.removeExpired(manager, now);
-      await this.users.refundStorage(manager, refunds);
+      const { removed, refunds } = await this.storedFileRepository.removeExpired(manager, now);
+      await this.userRepository.refundStorage(manager, refunds);
       return removed;
     });
   }

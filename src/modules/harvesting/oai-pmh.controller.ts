@@ -43,7 +43,7 @@ const ARGUMENTS = ['verb', 'identifier', 'metadataPrefix', 'from', 'until', 'set
 @Controller(OAI_PATH)
 export class OaiPmhController {
   constructor(
-    private readonly oai: OaiPmhService,
+    private readonly oaiPmhService: OaiPmhService,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 
@@ -81,7 +81,7 @@ export class OaiPmhController {
   }
 
   private async answer(args: Record<string, unknown>, req: Request, res: Response): Promise<void> {
-    const xml = await this.oai.respond(args, publicBaseUrl(this.config.publicUrl, req));
+    const xml = await this.oaiPmhService.respond(args, publicBaseUrl(this.config.publicUrl, req));
     res.status(200).type('text/xml; charset=utf-8').setHeader('Cache-Control', 'no-store');
     res.send(xml);
   }

@@ -47,13 +47,13 @@ function bare(name: string, attributes: Record<string, string>, text = ''): XmlE
 @Injectable()
 export class OaiPmhService {
   constructor(
-    private readonly harvest: SampleHarvestRepository,
-    private readonly samples: SampleRepository,
-    private readonly publicSamples: SamplePublicRepository,
+    private readonly sampleHarvestRepository: SampleHarvestRepository,
+    private readonly sampleRepository: SampleRepository,
+    private readonly samplePublicRepository: SamplePublicRepository,
     private readonly mapper: SampleMapper,
     private readonly policy: SampleAccessPolicy,
-    private readonly igsn: IgsnService,
-    private readonly accounts: AccountsService,
+    private readonly igsnService: IgsnService,
+    private readonly accountsService: AccountsService,
     private readonly clock: Clock,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
@@ -102,7 +102,7 @@ export class OaiPmhService {
   }
 
   private async identify(baseUrl: string, now: Date): Promise<XmlElement> {
-    const earliest = await this.harvest.earliestDatestamp(this.policy.harvestableCondition('s', now));
+    const earliest = await this.sampleHarvestRepository.earliestDatestamp(this.policy.harvestableCondition('s', now));
     const { repositoryName, adminEmail } = this.config.harvesting;
     return {
       name: 'Identify',
@@ -141,7 +141,7 @@ export class OaiPmhService {
     if (resumptionToken !== undefined) {
       throw new OaiError('badResumptionToken', 'ListSets is never split; this resumption token is not valid.');
     }
-    const codes = await this.accounts.allRegistryCodes();
+    const codes = await this.accountsService.allRegistryCodes();
     if (!codes.length) throw new OaiError('noSetHierarchy', 'This repository has no sets yet.');
     return {
       name: 'ListSets',
@@ -159,8 +159,9 @@ export class OaiPmhService {
     const value = identifier.toLowerCase().startsWith(IDENTIFIER_SCHEME)
       ? identifier.slice(IDENTIFIER_SCHEME.length)
       : undefined;
-    const suffix = value === undefined ? undefined : this.igsn.parse(value);
-    const header = suffix && (await this.harvest.byIgsn(this.policy.harvestableCondition('s', now), suffix));
+    const suffix = value === undefined ? undefined : this.igsnService.parse(value);
+    const header =
+      suffix && (await this.sampleHarvestRepository.byIgsn(this.policy.harvestableCondition('s', now), suffix));
     if (!header) throw new OaiError('idDoesNotExist', `No record has the identifier "${identifier}".`);
     return header;
   }
@@ -175,7 +176,7 @@ export class OaiPmhService {
     const state = this.listState(request.args);
     const range = readDatestampRange(state.from, state.until);
     const pageSize = this.config.harvesting.pageSize;
-    const headers = await this.harvest.page(
+    const headers = await this.sampleHarvestRepository.page(
       this.policy.harvestableCondition('s', now),
       { set: state.set, from: range.from, before: range.before },
       state.cursor > 0 ? state.after : undefined,
@@ -227,7 +228,7 @@ export class OaiPmhService {
       name: 'header',
       attributes: header.deleted ? [['status', 'deleted']] : [],
       children: [
-        bare('identifier', {}, `${IDENTIFIER_SCHEME}${this.igsn.toDoi(header.igsn)}`),
+        bare('identifier', {}, `${IDENTIFIER_SCHEME}${this.igsnService.toDoi(header.igsn)}`),
         bare('datestamp', {}, oaiDatestamp(header.datestamp)),
         bare('setSpec', {}, header.registryCode),
       ],
@@ -237,11 +238,11 @@ export class OaiPmhService {
   /** Whole records: headers, and the metadata of those not deleted (their fields as the public sees them). */
   private async records(headers: HarvestHeader[], format: OaiFormat, baseUrl: string, now: Date) {
     const live = headers.filter((header) => !header.deleted).map((header) => header.id);
-    const rows = new Map((await this.samples.byIds(live)).map((row) => [String(row.id), row]));
+    const rows = new Map((await this.sampleRepository.byIds(live)).map((row) => [String(row.id), row]));
     const children = new Map<string, string[]>();
     if (format === 'oai_datacite') {
-      for (const child of await this.publicSamples.childrenOf(live, this.policy.publicCondition('s', now))) {
-        children.set(child.parentId, [...(children.get(child.parentId) ?? []), this.igsn.toDoi(child.igsn)]);
+      for (const child of await this.samplePublicRepository.childrenOf(live, this.policy.publicCondition('s', now))) {
+        children.set(child.parentId, [...(children.get(child.parentId) ?? []), this.igsnService.toDoi(child.igsn)]);
       }
     }
     return headers.map((header): XmlElement => {

@@ -38,29 +38,30 @@ function labelFilename(layout: string, at: Date): string {
 @Injectable()
 export class LabelSheetBuilder {
   constructor(
-    private readonly jobs: BackgroundJobsService,
-    private readonly selections: LabelSheetsService,
-    private readonly sampleRows: SampleSelectionRepository,
+    private readonly backgroundJobsService: BackgroundJobsService,
+    private readonly labelSheetsService: LabelSheetsService,
+    private readonly sampleSelectionRepository: SampleSelectionRepository,
     private readonly mapper: SampleMapper,
-    private readonly igsn: IgsnService,
-    private readonly accounts: AccountsService,
+    private readonly igsnService: IgsnService,
+    private readonly accountsService: AccountsService,
     private readonly clock: Clock,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 
   async run(jobId: string): Promise<void> {
-    const job = await this.jobs.start(jobId);
+    const job = await this.backgroundJobsService.start(jobId);
     if (!job) return;
     const payload = readLabelSheetPayload(job.payload);
-    if (!payload) return this.jobs.fail(jobId, 'The label request could not be read.');
-    const user = await this.accounts.actingUser(job.userId);
-    if (!user) return this.jobs.fail(jobId, 'The account that asked for these labels is no longer active.');
+    if (!payload) return this.backgroundJobsService.fail(jobId, 'The label request could not be read.');
+    const user = await this.accountsService.actingUser(job.userId);
+    if (!user)
+      return this.backgroundJobsService.fail(jobId, 'The account that asked for these labels is no longer active.');
     let condition: SampleSearchCondition;
     try {
-      condition = await this.selections.condition({ query: payload.query, batchId: payload.batch_id }, user);
+      condition = await this.labelSheetsService.condition({ query: payload.query, batchId: payload.batch_id }, user);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      return this.jobs.fail(jobId, `The search can no longer be run: ${error.message}`);
+      return this.backgroundJobsService.fail(jobId, `The search can no longer be run: ${error.message}`);
     }
     const path = join(await privateWorkDir(), tempFileName(`labels-${jobId}-${job.attempts}-${randomUUID()}.pdf`));
     try {
@@ -68,7 +69,7 @@ export class LabelSheetBuilder {
       const content = await readFile(path);
       const filename = labelFilename(payload.layout, this.clock.now());
       const expiresAt = new Date(this.clock.now().getTime() + this.config.exports.ttlSeconds * 1000);
-      await this.jobs.completeWithFile(
+      await this.backgroundJobsService.completeWithFile(
         jobId,
         job.attempts,
         {
@@ -86,7 +87,7 @@ export class LabelSheetBuilder {
         },
       );
     } catch (error) {
-      if (error instanceof JobRejectedError) return this.jobs.fail(jobId, error.message);
+      if (error instanceof JobRejectedError) return this.backgroundJobsService.fail(jobId, error.message);
       if (error instanceof JobCancelledError) return; // cancelled, or a newer attempt owns the job
       throw error; // unexpected: BullMQ retries with back-off
     } finally {
@@ -102,21 +103,21 @@ export class LabelSheetBuilder {
     payload: LabelSheetPayload,
     condition: Sql,
   ): Promise<number> {
-    return this.sampleRows.inReadOnlySnapshot(async (manager) => {
-      const { count } = await this.sampleRows.registryCodeFacts(manager, condition);
+    return this.sampleSelectionRepository.inReadOnlySnapshot(async (manager) => {
+      const { count } = await this.sampleSelectionRepository.registryCodeFacts(manager, condition);
       const max = this.config.labels.maxSamples;
       if (count === 0) throw new JobRejectedError('There is no sample to print a label for (any more).');
       if (count > max) {
         throw new JobRejectedError(`The selection now finds ${count} samples; one label sheet holds at most ${max}.`);
       }
-      await this.jobs.progress(jobId, 0, count);
+      await this.backgroundJobsService.progress(jobId, 0, count);
       const writer = new LabelSheetWriter(path, LABEL_LAYOUTS[payload.layout], { title: 'Sample labels' });
       let finished = false;
       try {
         let drawn = 0;
         let cursor: SampleCursor | undefined;
         for (;;) {
-          const page = await this.sampleRows.keysetPage(manager, condition, cursor, PAGE_SIZE);
+          const page = await this.sampleSelectionRepository.keysetPage(manager, condition, cursor, PAGE_SIZE);
           if (!page.rows.length) break;
           cursor = page.cursor;
           await writer.write(
@@ -131,8 +132,8 @@ export class LabelSheetBuilder {
             }),
           );
           drawn += page.rows.length;
-          await this.jobs.progress(jobId, drawn);
-          if (await this.jobs.shouldStop(jobId, attempt)) throw new JobCancelledError();
+          await this.backgroundJobsService.progress(jobId, drawn);
+          if (await this.backgroundJobsService.shouldStop(jobId, attempt)) throw new JobCancelledError();
           if (page.rows.length < PAGE_SIZE) break;
         }
         await writer.finish();

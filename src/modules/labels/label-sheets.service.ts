@@ -31,9 +31,9 @@ export interface LabelSelection {
 export class LabelSheetsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly jobs: BackgroundJobsService,
-    private readonly samples: SampleSearchService,
-    private readonly sampleRows: SampleSelectionRepository,
+    private readonly backgroundJobsService: BackgroundJobsService,
+    private readonly sampleSearchService: SampleSearchService,
+    private readonly sampleSelectionRepository: SampleSelectionRepository,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 
@@ -52,9 +52,9 @@ export class LabelSheetsService {
       base_url: baseUrl,
       user_id: user.userId,
     };
-    const { job } = await this.jobs.createOnce(user.userId, 'label_sheet', idempotencyKey, () =>
+    const { job } = await this.backgroundJobsService.createOnce(user.userId, 'label_sheet', idempotencyKey, () =>
       this.dataSource.transaction((manager) =>
-        this.jobs.create(manager, {
+        this.backgroundJobsService.create(manager, {
           jobType: 'label_sheet',
           userId: user.userId,
           payload: { ...payload },
@@ -81,14 +81,14 @@ export class LabelSheetsService {
   /** The search condition of a selection, for the user as they are now (the worker asks again). */
   async condition(selection: LabelSelection, user: AuthenticatedUser): Promise<SampleSearchCondition> {
     return selection.batchId !== undefined
-      ? this.samples.batchCondition(selection.batchId, user)
-      : this.samples.searchCondition(selection.query ?? {}, user);
+      ? this.sampleSearchService.batchCondition(selection.batchId, user)
+      : this.sampleSearchService.searchCondition(selection.query ?? {}, user);
   }
 
   private async count(selection: LabelSelection, user: AuthenticatedUser): Promise<number> {
     const { where } = await this.condition(selection, user);
     const max = this.config.labels.maxSamples;
-    const count = await this.sampleRows.countUpTo(where, max);
+    const count = await this.sampleSelectionRepository.countUpTo(where, max);
     const field = selection.batchId !== undefined ? 'batch_id' : 'search';
     if (count === 0) {
       throw ApiError.badRequest('There is no sample to print a label for.', {

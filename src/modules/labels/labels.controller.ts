@@ -27,7 +27,7 @@ const LAYOUT_LIST = LABEL_LAYOUT_NAMES.map((name) => `\`${name}\`: ${LABEL_LAYOU
 @Controller('samples')
 export class LabelsController {
   constructor(
-    private readonly labels: LabelSheetsService,
+    private readonly labelSheetsService: LabelSheetsService,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 
@@ -57,6 +57,6 @@ export class LabelsController {
     @IdempotencyKey() idempotencyKey: string | undefined,
   ): Promise<LabelSheetQueuedResponse> {
     const baseUrl = publicBaseUrl(this.config.publicUrl, req);
-    return { data: await this.labels.request(body, user, baseUrl, idempotencyKey) };
+    return { data: await this.labelSheetsService.request(body, user, baseUrl, idempotencyKey) };
   }
 }

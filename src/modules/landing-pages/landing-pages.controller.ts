@@ -21,8 +21,8 @@ import { PAGE_FILE, SitemapService } from './sitemap.service';
 @Controller(PUBLIC_PAGES_MOUNT)
 export class LandingPagesController {
   constructor(
-    private readonly pages: LandingPagesService,
-    private readonly sitemap: SitemapService,
+    private readonly landingPagesService: LandingPagesService,
+    private readonly sitemapService: SitemapService,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 
@@ -38,7 +38,7 @@ export class LandingPagesController {
     @Res() res: Response,
   ): Promise<void> {
     const igsn = params.prefix !== undefined ? `${params.prefix}/${params.suffix ?? ''}` : (params.igsn ?? '');
-    const found = await this.pages.find(igsn);
+    const found = await this.landingPagesService.find(igsn);
     res.setHeader('Content-Security-Policy', LANDING_PAGE_CSP);
     res.type('html');
     if (found.kind !== 'public') {
@@ -68,14 +68,14 @@ export class LandingPagesController {
   /** `/sitemap.xml`: a `<urlset>`, or a `<sitemapindex>` beyond 50,000 public samples. */
   @Get('sitemap.xml')
   async sitemapRoot(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.sendXml(req, res, await this.sitemap.root(this.baseUrl(req)));
+    this.sendXml(req, res, await this.sitemapService.root(this.baseUrl(req)));
   }
 
   /** `/sitemaps/samples-{n}.xml`: one page of the index. */
   @Get('sitemaps/:file')
   async sitemapPage(@Param('file') file: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const match = PAGE_FILE.exec(file);
-    const xml = match ? await this.sitemap.page(Number(match[1]), this.baseUrl(req)) : undefined;
+    const xml = match ? await this.sitemapService.page(Number(match[1]), this.baseUrl(req)) : undefined;
     if (xml === undefined) {
       res
         .status(404)

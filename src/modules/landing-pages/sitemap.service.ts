@@ -23,18 +23,18 @@ export class SitemapService {
   pageSize = SITEMAP_MAX_URLS;
 
   constructor(
-    private readonly samples: SamplePublicRepository,
+    private readonly samplePublicRepository: SamplePublicRepository,
     private readonly policy: SampleAccessPolicy,
-    private readonly igsn: IgsnService,
+    private readonly igsnService: IgsnService,
     private readonly clock: Clock,
   ) {}
 
   async root(baseUrl: string): Promise<string> {
     const visible = this.policy.publicCondition('s', this.clock.now());
-    if (!(await this.samples.moreThan(this.pageSize, visible))) {
-      return this.urlset(await this.samples.idRange(0, null, visible), baseUrl);
+    if (!(await this.samplePublicRepository.moreThan(this.pageSize, visible))) {
+      return this.urlset(await this.samplePublicRepository.idRange(0, null, visible), baseUrl);
     }
-    const pages = await this.samples.nonEmptyIdRanges(this.pageSize, visible);
+    const pages = await this.samplePublicRepository.nonEmptyIdRanges(this.pageSize, visible);
     const entries = pages.map(
       (page) => `  <sitemap><loc>${escapeXmlText(`${baseUrl}${pagePath(page)}`)}</loc></sitemap>`,
     );
@@ -45,7 +45,7 @@ export class SitemapService {
   async page(page: number, baseUrl: string): Promise<string | undefined> {
     const from = page * this.pageSize;
     const visible = this.policy.publicCondition('s', this.clock.now());
-    const entries = await this.samples.idRange(from, from + this.pageSize, visible);
+    const entries = await this.samplePublicRepository.idRange(from, from + this.pageSize, visible);
     return entries.length ? this.urlset(entries, baseUrl) : undefined;
   }
 

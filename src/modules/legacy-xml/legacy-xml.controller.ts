@@ -23,7 +23,7 @@ import { LegacyXmlOperation, LegacyXmlService } from './legacy-xml.service';
 @UseFilters(LegacyXmlExceptionFilter)
 @AcceptsContentTypes('*/*')
 export class LegacyXmlController {
-  constructor(private readonly legacyXml: LegacyXmlService) {}
+  constructor(private readonly legacyXmlService: LegacyXmlService) {}
 
   @Post('webservices/upload.php')
   @LegacyXmlEndpoint('register', 'Register samples from a legacy XML document (old upload.php path).')
@@ -50,8 +50,8 @@ export class LegacyXmlController {
     user: AuthenticatedUser,
   ): Promise<void> {
     // Permission first: nothing of the document is read for a user who may not submit it.
-    this.legacyXml.assertMaySubmit(user);
-    const { outcomes, status } = await this.legacyXml.process(await contentOf(req), operation, user);
+    this.legacyXmlService.assertMaySubmit(user);
+    const { outcomes, status } = await this.legacyXmlService.process(await contentOf(req), operation, user);
     sendLegacyXml(res, status, legacyResultsDocument(outcomes));
   }
 }

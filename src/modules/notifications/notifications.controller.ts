@@ -32,7 +32,7 @@ function unreadFlag(value: unknown): boolean {
 })
 @Controller('users/me/notifications')
 export class NotificationsController {
-  constructor(private readonly notifications: NotificationsService) {}
+  constructor(private readonly notificationsService: NotificationsService) {}
 
   @Get()
   @ApiOperation({
@@ -53,7 +53,7 @@ export class NotificationsController {
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<NotificationListResponse> {
     const page = parsePageRequest(query, { defaultSize: 25, maxSize: 200 });
-    return this.notifications.list(req, user.userId, unreadFlag(query.unread), page);
+    return this.notificationsService.list(req, user.userId, unreadFlag(query.unread), page);
   }
 
   @Post(':id/read')
@@ -63,6 +63,6 @@ export class NotificationsController {
   @ApiOkResponse({ type: NotificationResponse })
   @ApiNotFoundResponse({ type: ErrorBody, example: { message: 'Notification not found.', errors: {} } })
   async markRead(@Param('id') id: string, @CurrentUser() user: AuthenticatedUser): Promise<NotificationResponse> {
-    return { data: await this.notifications.markRead(user.userId, id) };
+    return { data: await this.notificationsService.markRead(user.userId, id) };
   }
 }

@@ -55,19 +55,19 @@ function toDto(row: Notification): NotificationDto {
 @Injectable()
 export class NotificationsService {
   constructor(
-    private readonly notifications: NotificationRepository,
-    private readonly accounts: AccountsService,
+    private readonly notificationRepository: NotificationRepository,
+    private readonly accountsService: AccountsService,
     private readonly clock: Clock,
   ) {}
 
   /** Records a notification as the user's preferences say; `undefined` when they chose `none`. */
   async notify(manager: EntityManager, input: NotificationInput): Promise<NotificationDto | undefined> {
-    const user = await this.accounts.requireUser(input.userId, manager);
+    const user = await this.accountsService.requireUser(input.userId, manager);
     const preference = preferenceFor(user.notificationPreferences, input.kind);
     if (preference === 'none') return undefined;
     const channel: NotificationChannel = preference;
     const now = this.clock.now();
-    const row = await this.notifications.insert(manager, {
+    const row = await this.notificationRepository.insert(manager, {
       userId: input.userId,
       kind: input.kind,
       subject: input.subject.slice(0, 255),
@@ -83,7 +83,10 @@ export class NotificationsService {
 
   /** The user's notifications, newest first; `unread` keeps those not marked read. */
   async list(req: Request, userId: number, unread: boolean, page: PageRequest): Promise<Paginated<NotificationDto>> {
-    const [rows, count] = await this.notifications.page(userId, unread, { limit: page.pageSize, offset: page.offset });
+    const [rows, count] = await this.notificationRepository.page(userId, unread, {
+      limit: page.pageSize,
+      offset: page.offset,
+    });
     return paginate(req, page, count, rows.map(toDto));
   }
 
@@ -91,7 +94,7 @@ export class NotificationsService {
   async markRead(userId: number, idValue: string): Promise<NotificationDto> {
     if (!/^\d{1,15}$/.test(idValue)) throw ApiError.notFound('Notification not found.');
     const id = Number(idValue);
-    const row = await this.notifications.markRead(id, userId, this.clock.now());
+    const row = await this.notificationRepository.markRead(id, userId, this.clock.now());
     if (!row) throw ApiError.notFound('Notification not found.');
     return toDto(row);
   }

@@ -40,7 +40,7 @@ const LIST_PARAMETERS = new Set(['search', 'ordering', 'page', 'page_size']);
 @ApiUnauthorizedBody()
 @Controller('related-resources')
 export class RelatedResourcesController {
-  constructor(private readonly resources: RelatedResourcesService) {}
+  constructor(private readonly relatedResourcesService: RelatedResourcesService) {}
 
   @Post()
   @ApiOperation({
@@ -59,7 +59,7 @@ export class RelatedResourcesController {
     @Body() body: RelatedResourceWriteDto,
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<RelatedResourceResponse> {
-    return { data: await this.resources.create(body, user) };
+    return { data: await this.relatedResourcesService.create(body, user) };
   }
 
   @Get()
@@ -103,7 +103,7 @@ export class RelatedResourcesController {
     }
     if (textLength(query.search ?? '') > 255) throw ApiError.invalidField('search', 'must be at most 255 characters');
     const page = parsePageRequest(query, PAGE);
-    const { count, data } = await this.resources.list(query, page, user);
+    const { count, data } = await this.relatedResourcesService.list(query, page, user);
     return paginate(req, page, count, data);
   }
 
@@ -113,7 +113,7 @@ export class RelatedResourcesController {
   @ApiOkResponse({ type: RelatedResourceResponse })
   @ApiNotFoundBody(NOT_FOUND)
   async fetch(@Param('id') id: string, @CurrentUser() user: AuthenticatedUser): Promise<RelatedResourceResponse> {
-    return { data: await this.resources.fetch(parsePathId(id, NOT_FOUND), user) };
+    return { data: await this.relatedResourcesService.fetch(parsePathId(id, NOT_FOUND), user) };
   }
 
   @Patch(':id')
@@ -127,7 +127,7 @@ export class RelatedResourcesController {
     @Body() body: RelatedResourcePatchDto,
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<RelatedResourceResponse> {
-    return { data: await this.resources.update(parsePathId(id, NOT_FOUND), body, user) };
+    return { data: await this.relatedResourcesService.update(parsePathId(id, NOT_FOUND), body, user) };
   }
 
   @Post(':id/link-samples')
@@ -151,6 +151,6 @@ export class RelatedResourcesController {
     @Body() body: LinkSamplesDto,
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<LinkedSamplesResponse> {
-    return { data: await this.resources.linkSamples(parsePathId(id, NOT_FOUND), body.sample_ids, user) };
+    return { data: await this.relatedResourcesService.linkSamples(parsePathId(id, NOT_FOUND), body.sample_ids, user) };
   }
 }

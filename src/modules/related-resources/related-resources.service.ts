@@ -38,16 +38,16 @@ export interface RelatedResourceListParams {
 export class RelatedResourcesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly resources: RelatedResourceRepository,
+    private readonly relatedResourceRepository: RelatedResourceRepository,
     private readonly samplesRepository: SampleRepository,
     private readonly policy: SampleAccessPolicy,
-    private readonly igsn: IgsnService,
+    private readonly igsnService: IgsnService,
     private readonly clock: Clock,
   ) {}
 
   async create(dto: RelatedResourceWriteDto, user: AuthenticatedUser): Promise<RelatedResourceObjectDto> {
     const checked = this.checked(dto);
-    const row = await this.resources.create({
+    const row = await this.relatedResourceRepository.create({
       label: dto.label,
       relatedResourceType: checked.relatedResourceType,
       uri: dto.uri,
@@ -63,7 +63,7 @@ export class RelatedResourcesService {
     page: PageRequest,
     user: AuthenticatedUser,
   ): Promise<{ count: number; data: RelatedResourceObjectDto[] }> {
-    const { rows, count } = await this.resources.list({
+    const { rows, count } = await this.relatedResourceRepository.list({
       createdBy: seesAll(user) ? undefined : user.userId,
       search: params.search?.trim() || undefined,
       ordering: parseOrdering(params.ordering),
@@ -74,7 +74,7 @@ export class RelatedResourcesService {
   }
 
   async fetch(id: number, user: AuthenticatedUser): Promise<RelatedResourceObjectDto> {
-    const row = await this.resources.findById(id);
+    const row = await this.relatedResourceRepository.findById(id);
     if (!row || !mayUse(row, user)) throw ApiError.notFound(NOT_FOUND);
     return this.toDto(row, user);
   }
@@ -82,7 +82,7 @@ export class RelatedResourcesService {
   /** PATCH: the fields sent replace the stored ones; the linked samples' DataCite records follow. */
   async update(id: number, dto: RelatedResourcePatchDto, user: AuthenticatedUser): Promise<RelatedResourceObjectDto> {
     const row = await this.dataSource.transaction(async (manager) => {
-      const current = await this.resources.lockById(manager, id);
+      const current = await this.relatedResourceRepository.lockById(manager, id);
       if (!current || !mayUse(current, user)) throw ApiError.notFound(NOT_FOUND);
       if (dto.label === null || dto.uri === null || dto.related_resource_type === null) {
         const field = dto.label === null ? 'label' : dto.uri === null ? 'uri' : 'related_resource_type';
@@ -104,8 +104,8 @@ export class RelatedResourcesService {
       };
       if (dto.label !== undefined) values.label = dto.label;
       if (dto.description !== undefined) values.description = dto.description;
-      await this.resources.update(manager, id, values);
-      await this.resources.markLinkedSamplesUpdated(manager, id, now);
+      await this.relatedResourceRepository.update(manager, id, values);
+      await this.relatedResourceRepository.markLinkedSamplesUpdated(manager, id, now);
       return { ...current, ...values };
     });
     return this.toDto(row, user);
@@ -116,7 +116,7 @@ export class RelatedResourcesService {
    * is not visible to the caller, 403 when a sample is visible but not editable by them.
    */
   async linkSamples(id: number, sampleRefs: unknown[], user: AuthenticatedUser): Promise<LinkedSamplesDto> {
-    const resource = await this.resources.findById(id);
+    const resource = await this.relatedResourceRepository.findById(id);
     if (!resource || !mayUse(resource, user)) throw ApiError.notFound(NOT_FOUND);
     const caller = (await this.policy.caller(user)) as SampleCaller;
     const rows = await this.namedSamples(sampleRefs);
@@ -133,10 +133,10 @@ export class RelatedResourcesService {
     if (Object.keys(uneditable).length) throw new ApiError(403, 'You may not edit every sample named.', uneditable);
     const sampleIds = [...new Set(rows.map((row) => Number((row as SampleRow).id)))];
     await this.dataSource.transaction(async (manager) => {
-      await this.resources.link(manager, sampleIds, [id]);
-      await this.resources.markSamplesUpdated(manager, sampleIds, now);
+      await this.relatedResourceRepository.link(manager, sampleIds, [id]);
+      await this.relatedResourceRepository.markSamplesUpdated(manager, sampleIds, now);
     });
-    return { id, sample_ids: sampleIds, sample_count: await this.resources.sampleCount(id) };
+    return { id, sample_ids: sampleIds, sample_count: await this.relatedResourceRepository.sampleCount(id) };
   }
 
   /** The sample each reference names — an id (number or digits) or an IGSN — or undefined; 400 for other values. */
@@ -149,7 +149,8 @@ export class RelatedResourcesService {
         const id = Number(ref.trim());
         return isRowId(id) ? { id } : {};
       }
-      if (typeof ref === 'string' && ref.trim() && ref.length <= 255) return { igsn: this.igsn.parse(ref.trim()) };
+      if (typeof ref === 'string' && ref.trim() && ref.length <= 255)
+        return { igsn: this.igsnService.parse(ref.trim()) };
       errors[`sample_ids.${index}`] = ['must be a sample id or an IGSN'];
       return {};
     });

@@ -19,7 +19,7 @@ import { RESERVE_INLINE_MAX, ReservationsService } from './reservations.service'
 @ApiBearerAuth('bearer')
 @Controller('samples')
 export class ReservationsController {
-  constructor(private readonly reservations: ReservationsService) {}
+  constructor(private readonly reservationsService: ReservationsService) {}
 
   @Post('reserve')
   @ApiOperation({
@@ -49,7 +49,7 @@ export class ReservationsController {
     @CurrentUser() user: AuthenticatedUser,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ReservationResponse> {
-    const { reservation, queued } = await this.reservations.reserve(body, user);
+    const { reservation, queued } = await this.reservationsService.reserve(body, user);
     res.status(queued ? 202 : 201);
     return { data: reservation };
   }

@@ -41,10 +41,10 @@ export class ReservationsService {
     private readonly sampleWriter: SampleWriter,
     private readonly references: SampleReferences,
     private readonly minter: IgsnMinter,
-    private readonly igsn: IgsnService,
+    private readonly igsnService: IgsnService,
     private readonly policy: SampleAccessPolicy,
-    private readonly jobs: BackgroundJobsService,
-    private readonly accounts: AccountsService,
+    private readonly backgroundJobsService: BackgroundJobsService,
+    private readonly accountsService: AccountsService,
     private readonly clock: Clock,
   ) {}
 
@@ -70,14 +70,14 @@ export class ReservationsService {
     }
     const job = await this.dataSource.transaction(async (manager) => {
       await this.references.registryCode(payload.registry_code, caller, manager); // 400/403 now, not a failed job
-      return this.jobs.create(manager, {
+      return this.backgroundJobsService.create(manager, {
         jobType: 'sample_reservation',
         userId: user.userId,
         payload: { ...payload },
         totalCount: payload.count,
       });
     });
-    await this.jobs.enqueue(job);
+    await this.backgroundJobsService.enqueue(job);
     return {
       reservation: { registry_code: payload.registry_code, count: payload.count, igsns: null, job_id: job.id },
       queued: true,
@@ -112,7 +112,7 @@ export class ReservationsService {
         },
       }));
       await this.sampleWriter.withFreshMints(manager, writes, (inner) => this.sampleWriter.insertMany(inner, writes));
-      igsns.push(...writes.map((write) => this.igsn.toDoi(write.columns.igsn as string)));
+      igsns.push(...writes.map((write) => this.igsnService.toDoi(write.columns.igsn as string)));
       await onChunk?.(igsns.length);
     }
     return igsns;
@@ -120,27 +120,29 @@ export class ReservationsService {
 
   /** The worker's side of a large reservation: all of it in one transaction, progress outside it. */
   async runJob(jobId: string): Promise<void> {
-    const job = await this.jobs.start(jobId);
+    const job = await this.backgroundJobsService.start(jobId);
     if (!job) return;
     const payload = job.payload as unknown as ReservationPayload;
-    const user = await this.accounts.actingUser(job.userId);
-    if (!user) return this.jobs.fail(jobId, 'The account that asked for this reservation is no longer active.');
+    const user = await this.accountsService.actingUser(job.userId);
+    if (!user)
+      return this.backgroundJobsService.fail(jobId, 'The account that asked for this reservation is no longer active.');
     const caller = (await this.policy.caller(user)) as SampleCaller;
     try {
       await this.dataSource.transaction(async (manager) => {
-        await this.jobs.progress(jobId, 0, payload.count);
+        await this.backgroundJobsService.progress(jobId, 0, payload.count);
         const igsns = await this.mintReserved(manager, caller, payload, async (done) => {
-          await this.jobs.progress(jobId, done);
-          if (await this.jobs.shouldStop(jobId, job.attempts)) throw new JobCancelledError();
+          await this.backgroundJobsService.progress(jobId, done);
+          if (await this.backgroundJobsService.shouldStop(jobId, job.attempts)) throw new JobCancelledError();
         });
-        await this.jobs.complete(manager, jobId, job.attempts, {
+        await this.backgroundJobsService.complete(manager, jobId, job.attempts, {
           result: { registry_code: payload.registry_code, count: igsns.length, igsns },
           processedCount: igsns.length,
         });
       });
     } catch (error) {
       if (error instanceof JobCancelledError) return;
-      if (error instanceof ApiError) return this.jobs.fail(jobId, `The reservation cannot be made: ${error.message}`);
+      if (error instanceof ApiError)
+        return this.backgroundJobsService.fail(jobId, `The reservation cannot be made: ${error.message}`);
       throw error;
     }
   }

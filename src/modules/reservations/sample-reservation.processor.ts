@@ -11,7 +11,7 @@ export class SampleReservationProcessor extends BackgroundJobProcessor {
   protected readonly failureMessage = 'The IGSNs could not be reserved because of an internal error; none was.';
 
   constructor(
-    private readonly reservations: ReservationsService,
+    private readonly reservationsService: ReservationsService,
     jobs: BackgroundJobsService,
     metrics: Metrics,
   ) {
@@ -19,6 +19,6 @@ export class SampleReservationProcessor extends BackgroundJobProcessor {
   }
 
   protected run(jobId: string): Promise<void> {
-    return this.reservations.runJob(jobId);
+    return this.reservationsService.runJob(jobId);
   }
 }

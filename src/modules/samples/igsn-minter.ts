@@ -22,8 +22,8 @@ export interface MintOptions {
 @Injectable()
 export class IgsnMinter {
   constructor(
-    private readonly sampleWrites: SampleWriteRepository,
-    private readonly accounts: AccountsService,
+    private readonly sampleWriteRepository: SampleWriteRepository,
+    private readonly accountsService: AccountsService,
   ) {}
 
   /**
@@ -37,7 +37,7 @@ export class IgsnMinter {
     const nested = await this.nestedCodes(manager, code);
     const minted: string[] = [];
     while (minted.length < count) {
-      const values = await this.sampleWrites.nextCounterValues(manager, code, count - minted.length);
+      const values = await this.sampleWriteRepository.nextCounterValues(manager, code, count - minted.length);
       if (values === undefined) throw ApiError.invalidField('registry_code', `unknown registry code ${code}`);
       if (values[values.length - 1] > namespaceCapacity(code)) {
         throw ApiError.conflict(`Registry code ${code} has no IGSNs left to mint.`, {
@@ -48,11 +48,12 @@ export class IgsnMinter {
       const claimed = new Set(candidates.map((candidate) => this.claimant(nested, candidate)));
       for (const other of claimed) {
         // One jump past the other code's whole namespace, rather than one nextval per value in it.
-        if (other) await this.sampleWrites.advanceCounterTo(manager, code, counterOfSuffix(code, this.lastOf(other)));
+        if (other)
+          await this.sampleWriteRepository.advanceCounterTo(manager, code, counterOfSuffix(code, this.lastOf(other)));
       }
       const taken = options.unchecked
         ? new Set<string>()
-        : await this.sampleWrites.takenIgsnsBetween(manager, candidates[0], candidates[candidates.length - 1]);
+        : await this.sampleWriteRepository.takenIgsnsBetween(manager, candidates[0], candidates[candidates.length - 1]);
       minted.push(
         ...candidates.filter(
           (candidate) => !taken.has(candidate) && !options.avoid?.has(candidate) && !this.claimant(nested, candidate),
@@ -71,7 +72,7 @@ export class IgsnMinter {
   }
 
   private async nestedCodes(manager: EntityManager, code: string): Promise<string[]> {
-    return code.length >= LONGEST_CODE ? [] : this.accounts.codesExtending(code, manager);
+    return code.length >= LONGEST_CODE ? [] : this.accountsService.codesExtending(code, manager);
   }
 
   private claimant(nested: string[], suffix: string): string | undefined {

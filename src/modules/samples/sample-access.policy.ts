@@ -41,11 +41,11 @@ export type SampleVisibility = 'visible' | 'needs-token' | 'hidden' | 'gone';
  */
 @Injectable()
 export class SampleAccessPolicy {
-  constructor(private readonly accounts: AccountsService) {}
+  constructor(private readonly accountsService: AccountsService) {}
 
   async caller(user: AuthenticatedUser | undefined): Promise<SampleCaller | undefined> {
     if (!user) return undefined;
-    return { user, teams: user.teams ?? (await this.accounts.teamMemberships(user.userId)) };
+    return { user, teams: user.teams ?? (await this.accountsService.teamMemberships(user.userId)) };
   }
 
   static isPublic(sample: SampleAccessFacts, now: Date): boolean {

@@ -30,7 +30,7 @@ export class SampleDeactivation {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly sampleWriter: SampleWriter,
-    private readonly sampleWrites: SampleWriteRepository,
+    private readonly sampleWriteRepository: SampleWriteRepository,
     private readonly reader: SampleReader,
     private readonly policy: SampleAccessPolicy,
     private readonly clock: Clock,
@@ -42,7 +42,7 @@ export class SampleDeactivation {
       const sample = await this.sampleWriter.lockEditable(manager, igsnValue, caller);
       const { reason, comment, duplicates } = await this.deactivation(dto, sample, caller, manager);
       const now = this.clock.now();
-      await this.sampleWrites.update(manager, sample.id, {
+      await this.sampleWriteRepository.update(manager, sample.id, {
         isDeactivated: true,
         deactivateReason: reason,
         deactivateComment: comment,

@@ -65,12 +65,12 @@ class ReferenceDataAnswers {
 @Injectable()
 export class SampleReferences implements SampleReferenceLookups {
   constructor(
-    private readonly accounts: AccountsService,
+    private readonly accountsService: AccountsService,
     private readonly objectTypes: ObjectTypeResolver,
-    private readonly vocabularies: VocabulariesService,
-    private readonly collectors: CollectorsService,
-    private readonly platforms: PlatformsService,
-    private readonly archives: ArchivesService,
+    private readonly vocabulariesService: VocabulariesService,
+    private readonly collectorsService: CollectorsService,
+    private readonly platformsService: PlatformsService,
+    private readonly archivesService: ArchivesService,
   ) {}
 
   private readonly referenceData = new ReferenceDataAnswers();
@@ -90,31 +90,32 @@ export class SampleReferences implements SampleReferenceLookups {
   ): Promise<string | null> {
     return this.referenceData.get(
       JSON.stringify(['term', vocabulary, label, field]),
-      async () => (await this.vocabularies.resolveTerm(vocabulary, label, field, manager))?.label ?? null,
+      async () => (await this.vocabulariesService.resolveTerm(vocabulary, label, field, manager))?.label ?? null,
     );
   }
 
   async countryCode(value: string | null, manager: EntityManager): Promise<string | null> {
     return this.referenceData.get(
       JSON.stringify(['country', value]),
-      async () => (await this.vocabularies.resolveCountry(value, 'country', manager))?.iso3166code ?? null,
+      async () => (await this.vocabulariesService.resolveCountry(value, 'country', manager))?.iso3166code ?? null,
     );
   }
 
   async platformId(input: PlatformInputDto, createdBy: number, manager: EntityManager): Promise<number> {
-    return (await this.platforms.matchPlatform(input, { manager, createdBy, field: 'platform' })).id;
+    return (await this.platformsService.matchPlatform(input, { manager, createdBy, field: 'platform' })).id;
   }
 
   async launchPlatformId(input: LaunchPlatformInputDto, createdBy: number, manager: EntityManager): Promise<number> {
-    return (await this.platforms.matchLaunchPlatform(input, { manager, createdBy, field: 'launch_platform' })).id;
+    return (await this.platformsService.matchLaunchPlatform(input, { manager, createdBy, field: 'launch_platform' }))
+      .id;
   }
 
   async archiveId(input: ArchiveInputDto, field: string, createdBy: number, manager: EntityManager): Promise<number> {
-    return (await this.archives.match(input, { manager, createdBy, field })).id;
+    return (await this.archivesService.match(input, { manager, createdBy, field })).id;
   }
 
   async collectorIds(inputs: CollectorInputDto[], createdBy: number, manager: EntityManager): Promise<number[]> {
-    return (await this.collectors.resolve(inputs, { manager, createdBy, field: 'collectors' })).map((c) => c.id);
+    return (await this.collectorsService.resolve(inputs, { manager, createdBy, field: 'collectors' })).map((c) => c.id);
   }
 
   async registryCode(
@@ -124,7 +125,7 @@ export class SampleReferences implements SampleReferenceLookups {
   ): Promise<{ code: string; teamOwnerId: number | null }> {
     let code: string;
     if (given === undefined) {
-      const usable = await this.accounts.usableRegistryCodes(caller.user.userId, manager);
+      const usable = await this.accountsService.usableRegistryCodes(caller.user.userId, manager);
       if (usable.length !== 1) {
         throw ApiError.invalidField(
           'registry_code',
@@ -135,16 +136,18 @@ export class SampleReferences implements SampleReferenceLookups {
     } else {
       code = given.trim().toUpperCase();
     }
-    const owner = await this.accounts.registryCodeOwner(code, manager);
+    const owner = await this.accountsService.registryCodeOwner(code, manager);
     if (!owner) throw ApiError.invalidField('registry_code', `unknown registry code ${code}`);
-    if (!(await this.accounts.canUseRegistryCode(caller.user, code, manager))) {
+    if (!(await this.accountsService.canUseRegistryCode(caller.user, code, manager))) {
       throw ApiError.forbidden(`You may not register samples under registry code ${code}.`);
     }
     return { code, teamOwnerId: owner.teamOwnerId };
   }
 
   retiredMaterialTypes(manager: EntityManager): Promise<Set<string>> {
-    return this.referenceData.get('retired-material-types', () => this.vocabularies.retiredMaterialTypes(manager));
+    return this.referenceData.get('retired-material-types', () =>
+      this.vocabulariesService.retiredMaterialTypes(manager),
+    );
   }
 
   /** A per-batch copy that answers each distinct lookup once. */

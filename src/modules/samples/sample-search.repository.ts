@@ -184,7 +184,7 @@ export class SampleSearchRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly routing: ReadRouting,
-    private readonly samples: SampleRepository,
+    private readonly sampleRepository: SampleRepository,
   ) {}
 
   /** A read outside any transaction (on a standby when ReadRouting says so), named when `name` is given. */
@@ -307,7 +307,7 @@ export class SampleSearchRepository {
   async searchPage(condition: Sql, page: SamplePageRequest): Promise<{ rows: SampleRow[]; more: boolean }> {
     const ids = (await this.walkedIds(condition, page)) ?? (await this.pageIds(condition, page));
     const more = ids.length > page.limit;
-    return { rows: await this.samples.byIds(ids.slice(0, page.limit).map((row) => row.id)), more };
+    return { rows: await this.sampleRepository.byIds(ids.slice(0, page.limit).map((row) => row.id)), more };
   }
 
   /** The page's ids (one past the page), as the planner plans them. */
@@ -360,7 +360,7 @@ export class SampleSearchRepository {
       const walked = await this.walkedIds(condition, page);
       if (walked) {
         const more = walked.length > page.limit;
-        const rows = await this.samples.byIds(walked.slice(0, page.limit).map((row) => row.id));
+        const rows = await this.sampleRepository.byIds(walked.slice(0, page.limit).map((row) => row.id));
         return { rows, more, count: { count: estimate, exact: false } };
       }
     }
@@ -389,7 +389,10 @@ export class SampleSearchRepository {
     // More than the limit: the count is known to exceed it; the caller pages along the index.
     if (found.total > EXACT_COUNT_LIMIT) return { count: { count: Math.max(estimate, found.total), exact: false } };
     return {
-      page: { rows: await this.samples.byIds(found.ids.slice(0, page.limit)), more: found.ids.length > page.limit },
+      page: {
+        rows: await this.sampleRepository.byIds(found.ids.slice(0, page.limit)),
+        more: found.ids.length > page.limit,
+      },
       count: { count: found.total, exact: true },
     };
   }

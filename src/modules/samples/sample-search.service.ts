@@ -39,14 +39,14 @@ export interface SampleSearchCondition {
 @Injectable()
 export class SampleSearchService {
   constructor(
-    private readonly searches: SampleSearchRepository,
-    private readonly samples: SampleRepository,
+    private readonly sampleSearchRepository: SampleSearchRepository,
+    private readonly sampleRepository: SampleRepository,
     private readonly mapper: SampleMapper,
     private readonly policy: SampleAccessPolicy,
-    private readonly igsn: IgsnService,
+    private readonly igsnService: IgsnService,
     private readonly objectTypes: ObjectTypeResolver,
-    private readonly vocabularies: VocabulariesService,
-    private readonly accounts: AccountsService,
+    private readonly vocabulariesService: VocabulariesService,
+    private readonly accountsService: AccountsService,
     private readonly clock: Clock,
   ) {}
 
@@ -68,7 +68,7 @@ export class SampleSearchService {
       scope === 'public' || !caller
         ? { public: this.policy.publicCondition('s', this.clock.now()) }
         : { scope, userId: caller.user.userId, teamIds: caller.teams.map((team) => team.teamId) };
-    const where = this.searches.searchCondition(searchScope, await this.filters(criteria, caller));
+    const where = this.sampleSearchRepository.searchCondition(searchScope, await this.filters(criteria, caller));
     return { where, caller, public: 'public' in searchScope };
   }
 
@@ -76,7 +76,7 @@ export class SampleSearchService {
   async batchCondition(batchId: number, user: AuthenticatedUser | undefined): Promise<SampleSearchCondition> {
     const caller = await this.policy.caller(user);
     const visible = this.policy.visibleCondition('s', caller, this.clock.now());
-    return { where: this.searches.narrowed(visible, { batchId }), caller };
+    return { where: this.sampleSearchRepository.narrowed(visible, { batchId }), caller };
   }
 
   /**
@@ -85,7 +85,7 @@ export class SampleSearchService {
    * one statement (issue 21 §5).
    */
   private async filters(criteria: SearchCriteria, caller: SampleCaller | undefined): Promise<SampleFilters> {
-    const withoutDoiPrefix = (value: string) => this.igsn.withoutDoiPrefix(value) ?? value;
+    const withoutDoiPrefix = (value: string) => this.igsnService.withoutDoiPrefix(value) ?? value;
     const filters: SampleFilters = {
       isDraft: criteria.isDraft,
       q: criteria.q === undefined ? undefined : { text: criteria.q, igsn: withoutDoiPrefix(criteria.q) },
@@ -102,17 +102,19 @@ export class SampleSearchService {
       filters.objectTypeIds = objectTypes.map((objectType) => objectType.id);
     }
     if (criteria.countries.length) {
-      filters.countryCodes = await this.vocabularies.resolveCountryCodes(criteria.countries, 'country');
+      filters.countryCodes = await this.vocabulariesService.resolveCountryCodes(criteria.countries, 'country');
     }
     if (criteria.registryCodes.length) {
-      const [unknown] = await this.accounts.unknownRegistryCodes(criteria.registryCodes);
+      const [unknown] = await this.accountsService.unknownRegistryCodes(criteria.registryCodes);
       if (unknown !== undefined) throw ApiError.invalidField('registry_code', `"${unknown}" is not a registry code`);
       filters.registryCodes = criteria.registryCodes;
     }
     if (criteria.parent !== undefined) filters.parentId = await this.visibleParentId(criteria.parent, caller);
     if (criteria.collector !== undefined) {
       const orcid = orcidOf(criteria.collector);
-      filters.collectorIds = await this.searches.collectorIdsMatching(orcid ? { orcid } : { name: criteria.collector });
+      filters.collectorIds = await this.sampleSearchRepository.collectorIdsMatching(
+        orcid ? { orcid } : { name: criteria.collector },
+      );
     }
     return filters;
   }
@@ -129,8 +131,8 @@ export class SampleSearchService {
 
   /** The sample an IGSN (any form) names when the caller may see it; undefined alike when hidden or missing. */
   private async visibleRowByIgsn(value: string, caller: SampleCaller | undefined): Promise<SampleRow | undefined> {
-    const suffix = this.igsn.parse(value);
-    const row = suffix === undefined ? undefined : await this.samples.byIgsn(suffix);
+    const suffix = this.igsnService.parse(value);
+    const row = suffix === undefined ? undefined : await this.sampleRepository.byIgsn(suffix);
     return row && this.policy.canView(accessFacts(row), caller, this.clock.now()) ? row : undefined;
   }
 
@@ -154,7 +156,7 @@ export class SampleSearchService {
       const value = given[name];
       return typeof value === 'string' && value.trim() !== '';
     });
-    const { count, ...found } = await this.searches.searchWithCount(
+    const { count, ...found } = await this.sampleSearchRepository.searchWithCount(
       where,
       // The public catalogue is walked newest first (a page that needs no planner statistics); one's
       // own samples are few beside it and have their owner's indexes.

@@ -23,7 +23,7 @@ export interface SampleCursor {
 export class SampleSelectionRepository {
   constructor(
     private readonly routing: ReadRouting,
-    private readonly samples: SampleRepository,
+    private readonly sampleRepository: SampleRepository,
   ) {}
 
   private pooled<T extends QueryResultRow>(statement: Sql): Promise<T[]> {
@@ -59,7 +59,7 @@ export class SampleSelectionRepository {
     if (!ids.length) return { rows: [] };
     const last = ids[ids.length - 1];
     return {
-      rows: await this.samples.byIds(
+      rows: await this.sampleRepository.byIds(
         ids.map((row) => row.id),
         manager,
       ),

@@ -121,17 +121,17 @@ export function accessFacts(row: SampleRow): SampleAccessFacts {
 @Injectable()
 export class SampleMapper {
   constructor(
-    private readonly igsn: IgsnService,
+    private readonly igsnService: IgsnService,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 
   /** A deactivated sample as both lookups answer it (410): identifier, date and reason only. */
   toTombstone(row: SampleRow): SampleTombstone {
     return {
-      igsn: this.igsn.toDoi(row.igsn),
+      igsn: this.igsnService.toDoi(row.igsn),
       deactivation_date: row.deactivated_at ? row.deactivated_at.toISOString() : null,
       deactivate_reason: row.deactivate_reason,
-      duplicate_igsns: (row.deactivate_duplicate_igsns ?? []).map((suffix) => this.igsn.toDoi(suffix)),
+      duplicate_igsns: (row.deactivate_duplicate_igsns ?? []).map((suffix) => this.igsnService.toDoi(suffix)),
     };
   }
 
@@ -151,10 +151,10 @@ export class SampleMapper {
     const iso = (date: Date | null) => (date ? date.toISOString() : null);
     return {
       id: Number(row.id),
-      igsn: this.igsn.toDoi(row.igsn),
+      igsn: this.igsnService.toDoi(row.igsn),
       object_type: row.object_type,
       object_type_path: row.object_type_path,
-      parent_sample: row.parent_igsn ? this.igsn.toDoi(row.parent_igsn) : null,
+      parent_sample: row.parent_igsn ? this.igsnService.toDoi(row.parent_igsn) : null,
       collectors: row.collectors ?? [],
       platform:
         row.platform_id === null

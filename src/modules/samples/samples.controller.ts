@@ -115,7 +115,7 @@ const TEXT_FILTER = { type: 'string', maxLength: 255 } as const;
 @Controller('samples')
 export class SamplesController {
   constructor(
-    private readonly searches: SampleSearchService,
+    private readonly sampleSearchService: SampleSearchService,
     private readonly sampleWriter: SampleWriter,
     private readonly reader: SampleReader,
     private readonly deactivation: SampleDeactivation,
@@ -182,7 +182,7 @@ export class SamplesController {
         throw ApiError.invalidField(name, 'give this parameter once');
     }
     const order = parseSampleOrdering(ordering as string | undefined);
-    const { count, more, data } = await this.searches.search(query, page, user, order);
+    const { count, more, data } = await this.sampleSearchService.search(query, page, user, order);
     // Anonymous searches see public samples only: anyone may keep the page. With a token the page
     // depends on the caller (scope, can_edit).
     const etag = strongEtag([

@@ -12,7 +12,7 @@ export class OwnershipTransferProcessor extends BackgroundJobProcessor {
     'The transfer could not be completed because of an internal error; nothing moved. Accept it again to retry.';
 
   constructor(
-    private readonly transfers: TransfersService,
+    private readonly transfersService: TransfersService,
     jobs: BackgroundJobsService,
     metrics: Metrics,
   ) {
@@ -20,6 +20,6 @@ export class OwnershipTransferProcessor extends BackgroundJobProcessor {
   }
 
   protected run(jobId: string): Promise<void> {
-    return this.transfers.runJob(jobId);
+    return this.transfersService.runJob(jobId);
   }
 }

@@ -39,7 +39,7 @@ function transferId(value: string): number {
 @ApiBearerAuth('bearer')
 @Controller('transfers')
 export class TransfersController {
-  constructor(private readonly transfers: TransfersService) {}
+  constructor(private readonly transfersService: TransfersService) {}
 
   @Post()
   @ApiOperation({
@@ -60,7 +60,7 @@ export class TransfersController {
   })
   @ApiForbiddenResponse({ type: ErrorBody })
   async create(@Body() body: CreateTransferDto, @CurrentUser() user: AuthenticatedUser): Promise<TransferResponse> {
-    return { data: await this.transfers.create(body, user) };
+    return { data: await this.transfersService.create(body, user) };
   }
 
   @Get()
@@ -90,7 +90,7 @@ export class TransfersController {
       throw ApiError.invalidField('direction', `must be one of ${DIRECTIONS.join(', ')}`);
     }
     const page = parsePageRequest(query, { defaultSize: 25, maxSize: 200 });
-    return this.transfers.list(req, user, direction as (typeof DIRECTIONS)[number], page);
+    return this.transfersService.list(req, user, direction as (typeof DIRECTIONS)[number], page);
   }
 
   @Get(':id')
@@ -98,7 +98,7 @@ export class TransfersController {
   @ApiOkResponse({ type: TransferResponse })
   @ApiNotFoundResponse(NOT_FOUND)
   async get(@Param('id') id: string, @CurrentUser() user: AuthenticatedUser): Promise<TransferResponse> {
-    return { data: await this.transfers.get(transferId(id), user) };
+    return { data: await this.transfersService.get(transferId(id), user) };
   }
 
   @Post(':id/accept')
@@ -114,7 +114,7 @@ export class TransfersController {
   @ApiNotFoundResponse(NOT_FOUND)
   @ApiConflictResponse(NOT_PENDING)
   async accept(@Param('id') id: string, @CurrentUser() user: AuthenticatedUser): Promise<TransferResponse> {
-    return { data: await this.transfers.accept(transferId(id), user) };
+    return { data: await this.transfersService.accept(transferId(id), user) };
   }
 
   @Post(':id/reject')
@@ -129,7 +129,7 @@ export class TransfersController {
     @Body() body: TransferDecisionDto,
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<TransferResponse> {
-    return { data: await this.transfers.reject(transferId(id), user, body?.message) };
+    return { data: await this.transfersService.reject(transferId(id), user, body?.message) };
   }
 
   @Post(':id/cancel')
@@ -140,6 +140,6 @@ export class TransfersController {
   @ApiNotFoundResponse(NOT_FOUND)
   @ApiConflictResponse(NOT_PENDING)
   async cancel(@Param('id') id: string, @CurrentUser() user: AuthenticatedUser): Promise<TransferResponse> {
-    return { data: await this.transfers.cancel(transferId(id), user) };
+    return { data: await this.transfersService.cancel(transferId(id), user) };
   }
 }

@@ -59,12 +59,12 @@ function toDto(row: TransferRow): TransferDto {
 export class TransfersService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly transfers: OwnershipTransferRepository,
-    private readonly ownership: SampleOwnershipRepository,
-    private readonly accounts: AccountsService,
-    private readonly notifications: NotificationsService,
-    private readonly jobs: BackgroundJobsService,
-    private readonly igsn: IgsnService,
+    private readonly ownershipTransferRepository: OwnershipTransferRepository,
+    private readonly sampleOwnershipRepository: SampleOwnershipRepository,
+    private readonly accountsService: AccountsService,
+    private readonly notificationsService: NotificationsService,
+    private readonly backgroundJobsService: BackgroundJobsService,
+    private readonly igsnService: IgsnService,
     private readonly clock: Clock,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
@@ -77,7 +77,7 @@ export class TransfersService {
     const id = await this.dataSource.transaction(async (manager) => {
       const samples = await this.offered(manager, fromUserId, selection);
       const now = this.clock.now();
-      const transferId = await this.transfers.insert(manager, {
+      const transferId = await this.ownershipTransferRepository.insert(manager, {
         status: 'pending',
         from_user_id: fromUserId,
         to_user_id: to.userId,
@@ -93,19 +93,19 @@ export class TransfersService {
         created_by: user.userId,
         created_at: now,
       });
-      await this.transfers.addSamples(
+      await this.ownershipTransferRepository.addSamples(
         manager,
         transferId,
         samples.map((sample) => sample.id),
       );
-      const transfer = (await this.transfers.find(transferId, manager)) as TransferRow;
+      const transfer = (await this.ownershipTransferRepository.find(transferId, manager)) as TransferRow;
       if (!staff)
         await this.notifyRecipients(manager, transfer, `${transfer.from_email} offers you ${samples.length} samples`);
       return transferId;
     });
     // Staff transfers are not offered but done: moved now (in a job when large).
     if (staff) return this.accept(id, user, { direct: true });
-    return toDto((await this.transfers.find(id)) as TransferRow);
+    return toDto((await this.ownershipTransferRepository.find(id)) as TransferRow);
   }
 
   /** Exactly one of igsns, registry_code, all_of_mine. */
@@ -119,7 +119,7 @@ export class TransfersService {
     if (dto.igsns) {
       const errors: FieldErrors = {};
       const suffixes = dto.igsns.map((value, index) => {
-        const suffix = this.igsn.parse(value);
+        const suffix = this.igsnService.parse(value);
         if (!suffix) errors[`igsns.${index}`] = ['is not an IGSN of this registry'];
         return suffix ?? '';
       });
@@ -134,7 +134,7 @@ export class TransfersService {
   private async sender(dto: CreateTransferDto, user: AuthenticatedUser, staff: boolean): Promise<number> {
     if (dto.from_user_email === undefined) return user.userId;
     if (!staff) throw ApiError.forbidden('Only staff may transfer the samples of another account.');
-    const owner = await this.accounts.findByEmail(dto.from_user_email);
+    const owner = await this.accountsService.findByEmail(dto.from_user_email);
     if (!owner) throw ApiError.invalidField('from_user_email', 'no account has this e-mail address');
     return owner.id;
   }
@@ -146,15 +146,15 @@ export class TransfersService {
       });
     }
     if (dto.to_user_email !== undefined) {
-      const user = await this.accounts.findByEmail(dto.to_user_email);
-      const active = user && (await this.accounts.activeUser(user.id));
+      const user = await this.accountsService.findByEmail(dto.to_user_email);
+      const active = user && (await this.accountsService.activeUser(user.id));
       if (!active) throw ApiError.invalidField('to_user_email', 'no active account has this e-mail address');
       if (active.id === fromUserId)
         throw ApiError.invalidField('to_user_email', 'is the account the samples belong to');
       return { userId: active.id, teamId: null };
     }
     const value = dto.to_team;
-    const team = isRowId(value) || typeof value === 'string' ? await this.accounts.findTeam(value) : undefined;
+    const team = isRowId(value) || typeof value === 'string' ? await this.accountsService.findTeam(value) : undefined;
     if (!team) throw ApiError.invalidField('to_team', 'no team has this id or name');
     return { userId: null, teamId: team.id };
   }
@@ -165,7 +165,12 @@ export class TransfersService {
     fromUserId: number,
     selection: OwnedSelection,
   ): Promise<{ id: string; igsn: string }[]> {
-    const samples = await this.ownership.owned(manager, fromUserId, selection, TRANSFER_MAX_SAMPLES + 1);
+    const samples = await this.sampleOwnershipRepository.owned(
+      manager,
+      fromUserId,
+      selection,
+      TRANSFER_MAX_SAMPLES + 1,
+    );
     if ('igsns' in selection) {
       const found = new Set(samples.map((sample) => sample.igsn));
       const errors: FieldErrors = {};
@@ -187,7 +192,7 @@ export class TransfersService {
   // ---------------------------------------------------------------- reads
 
   private async party(user: AuthenticatedUser): Promise<TransferParty> {
-    const teams = user.teams ?? (await this.accounts.teamMemberships(user.userId));
+    const teams = user.teams ?? (await this.accountsService.teamMemberships(user.userId));
     return { userId: user.userId, managedTeamIds: teams.filter((t) => t.role === 'manager').map((t) => t.teamId) };
   }
 
@@ -197,7 +202,7 @@ export class TransfersService {
     direction: 'incoming' | 'outgoing' | 'all',
     page: PageRequest,
   ): Promise<Paginated<TransferDto>> {
-    const { rows, count } = await this.transfers.page(await this.party(user), direction, {
+    const { rows, count } = await this.ownershipTransferRepository.page(await this.party(user), direction, {
       limit: page.pageSize,
       offset: page.offset,
     });
@@ -206,7 +211,7 @@ export class TransfersService {
 
   /** The transfer when the caller is a party to it (or staff); 404 otherwise. */
   private async visible(id: number, user: AuthenticatedUser, manager?: EntityManager): Promise<TransferRow> {
-    const row = await this.transfers.find(id, manager, manager !== undefined);
+    const row = await this.ownershipTransferRepository.find(id, manager, manager !== undefined);
     const party = await this.party(user);
     const involved =
       row &&
@@ -250,21 +255,21 @@ export class TransfersService {
         await this.execute(manager, row, user.userId);
         return undefined;
       }
-      const job = await this.jobs.create(manager, {
+      const job = await this.backgroundJobsService.create(manager, {
         jobType: 'ownership_transfer',
         userId: user.userId,
         payload: { transfer_id: row.id },
         totalCount: row.sample_count,
       });
-      await this.transfers.update(manager, row.id, { status: 'accepting', job_id: job.id });
+      await this.ownershipTransferRepository.update(manager, row.id, { status: 'accepting', job_id: job.id });
       return job;
     });
-    if (queued) await this.jobs.enqueue(queued);
-    return toDto((await this.transfers.find(id)) as TransferRow);
+    if (queued) await this.backgroundJobsService.enqueue(queued);
+    return toDto((await this.ownershipTransferRepository.find(id)) as TransferRow);
   }
 
   private async jobFailed(jobId: string | null): Promise<boolean> {
-    return jobId !== null && (await this.jobs.find(jobId))?.status === 'failed';
+    return jobId !== null && (await this.backgroundJobsService.find(jobId))?.status === 'failed';
   }
 
   async reject(id: number, user: AuthenticatedUser, message?: string): Promise<TransferDto> {
@@ -274,7 +279,7 @@ export class TransfersService {
         throw ApiError.forbidden('Only the recipient (or a manager of the receiving team) may reject this transfer.');
       }
       if (row.status !== 'pending') throw this.notPending(row);
-      await this.transfers.update(manager, id, {
+      await this.ownershipTransferRepository.update(manager, id, {
         status: 'rejected',
         decided_by: user.userId,
         decided_at: this.clock.now(),
@@ -282,7 +287,7 @@ export class TransfersService {
       });
       await this.notify(manager, [row.from_user_id], row, `Your transfer of ${row.sample_count} samples was rejected`);
     });
-    return toDto((await this.transfers.find(id)) as TransferRow);
+    return toDto((await this.ownershipTransferRepository.find(id)) as TransferRow);
   }
 
   async cancel(id: number, user: AuthenticatedUser): Promise<TransferDto> {
@@ -292,14 +297,14 @@ export class TransfersService {
         throw ApiError.forbidden('Only the sender may cancel this transfer.');
       }
       if (row.status !== 'pending') throw this.notPending(row);
-      await this.transfers.update(manager, id, {
+      await this.ownershipTransferRepository.update(manager, id, {
         status: 'cancelled',
         decided_by: user.userId,
         decided_at: this.clock.now(),
       });
       await this.notifyRecipients(manager, row, `The transfer of ${row.sample_count} samples was cancelled`);
     });
-    return toDto((await this.transfers.find(id)) as TransferRow);
+    return toDto((await this.ownershipTransferRepository.find(id)) as TransferRow);
   }
 
   /**
@@ -321,9 +326,9 @@ export class TransfersService {
     let moved = 0;
     let done = 0;
     for (let after = '0'; ;) {
-      const ids = await this.transfers.sampleIds(manager, row.id, after, MOVE_CHUNK);
+      const ids = await this.ownershipTransferRepository.sampleIds(manager, row.id, after, MOVE_CHUNK);
       if (!ids.length) break;
-      moved += await this.ownership.move(manager, ids, row.from_user_id, to, {
+      moved += await this.sampleOwnershipRepository.move(manager, ids, row.from_user_id, to, {
         actorId,
         at,
         detail: { transfer_id: row.id },
@@ -332,7 +337,7 @@ export class TransfersService {
       after = ids[ids.length - 1];
       await onChunk?.(done);
     }
-    await this.transfers.update(manager, row.id, {
+    await this.ownershipTransferRepository.update(manager, row.id, {
       status: 'accepted',
       decided_by: actorId,
       decided_at: at,
@@ -346,23 +351,26 @@ export class TransfersService {
 
   /** The worker's side of a large acceptance: everything in one transaction, progress outside it. */
   async runJob(jobId: string): Promise<void> {
-    const job = await this.jobs.start(jobId);
+    const job = await this.backgroundJobsService.start(jobId);
     if (!job) return;
     const transferId = Number(job.payload.transfer_id);
     try {
       await this.dataSource.transaction(async (manager) => {
-        const row = await this.transfers.find(transferId, manager, true);
+        const row = await this.ownershipTransferRepository.find(transferId, manager, true);
         if (!row || row.status !== 'accepting' || row.job_id !== jobId) {
-          await this.jobs.complete(manager, jobId, job.attempts, { result: { moved_count: 0 }, processedCount: 0 });
+          await this.backgroundJobsService.complete(manager, jobId, job.attempts, {
+            result: { moved_count: 0 },
+            processedCount: 0,
+          });
           return;
         }
-        await this.jobs.progress(jobId, 0, row.sample_count);
+        await this.backgroundJobsService.progress(jobId, 0, row.sample_count);
         await this.execute(manager, row, job.userId, async (done) => {
-          await this.jobs.progress(jobId, done);
-          if (await this.jobs.shouldStop(jobId, job.attempts)) throw new JobCancelledError();
+          await this.backgroundJobsService.progress(jobId, done);
+          if (await this.backgroundJobsService.shouldStop(jobId, job.attempts)) throw new JobCancelledError();
         });
-        const after = (await this.transfers.find(transferId, manager)) as TransferRow;
-        await this.jobs.complete(manager, jobId, job.attempts, {
+        const after = (await this.ownershipTransferRepository.find(transferId, manager)) as TransferRow;
+        await this.backgroundJobsService.complete(manager, jobId, job.attempts, {
           result: { transfer_id: transferId, moved_count: after.moved_count, skipped_count: after.skipped_count },
           processedCount: row.sample_count,
         });
@@ -379,13 +387,13 @@ export class TransfersService {
     const ids =
       row.to_user_id !== null
         ? [row.to_user_id]
-        : await this.accounts.teamManagerIds(row.to_team_id as number, manager);
+        : await this.accountsService.teamManagerIds(row.to_team_id as number, manager);
     await this.notify(manager, ids, row, subject);
   }
 
   private async notify(manager: EntityManager, userIds: number[], row: TransferRow, subject: string): Promise<void> {
     for (const userId of new Set(userIds)) {
-      await this.notifications.notify(manager, {
+      await this.notificationsService.notify(manager, {
         userId,
         kind: 'ownership_transfer',
         subject,

@@ -26,7 +26,7 @@ export function normalisePath(path: string): string {
  */
 @Injectable()
 export class ObjectTypeResolver {
-  constructor(private readonly rows: VocabularyRepository) {}
+  constructor(private readonly vocabularyRepository: VocabularyRepository) {}
 
   async resolve(value: unknown, options: ObjectTypeResolveOptions = {}): Promise<ObjectType> {
     const field = options.field ?? 'object_type';
@@ -41,8 +41,8 @@ export class ObjectTypeResolver {
     }
     const given = value.trim();
     const found = given.includes('>')
-      ? await this.rows.objectTypeByPath(normalisePath(given), options.manager)
-      : await this.rows.findByLabel(ObjectType, given, options.manager);
+      ? await this.vocabularyRepository.objectTypeByPath(normalisePath(given), options.manager)
+      : await this.vocabularyRepository.findByLabel(ObjectType, given, options.manager);
     if (!found) {
       throw ApiError.invalidField(
         field,
@@ -63,7 +63,7 @@ export class ObjectTypeResolver {
     if (numeric !== undefined) await this.resolve(numeric, options); // throws its 400
     const paths = given.filter((value) => value.includes('>')).map(normalisePath);
     const labels = given.filter((value) => !value.includes('>'));
-    const found = await this.rows.objectTypesByLabelsOrPaths(labels, paths, options.manager);
+    const found = await this.vocabularyRepository.objectTypesByLabelsOrPaths(labels, paths, options.manager);
     return given.map((value) => {
       const key = value.includes('>') ? `path:${normalisePath(value).toLowerCase()}` : `label:${value.toLowerCase()}`;
       const objectType = found.get(key);
@@ -79,6 +79,6 @@ export class ObjectTypeResolver {
 
   /** By id, for references that legitimately carry one (e.g. a batch template's object type); null when unknown. */
   findById(id: number, manager?: EntityManager): Promise<ObjectType | null> {
-    return this.rows.objectTypeById(id, manager);
+    return this.vocabularyRepository.objectTypeById(id, manager);
   }
 }

@@ -25,7 +25,7 @@ import { PlatformsService } from './platforms.service';
 @ApiTags('platforms')
 @Controller('platforms')
 export class PlatformsController {
-  constructor(private readonly platforms: PlatformsService) {}
+  constructor(private readonly platformsService: PlatformsService) {}
 
   @Public()
   @Get(':id')
@@ -35,7 +35,7 @@ export class PlatformsController {
   @ApiNotFoundBody('Platform 5 not found.')
   async get(@Param('id') rawId: string, @CurrentUser() user: AuthenticatedUser | undefined): Promise<PlatformResponse> {
     const id = parsePathId(rawId, `Platform ${rawId} not found.`);
-    return { data: toPlatformDto(await this.platforms.get(id), user) };
+    return { data: toPlatformDto(await this.platformsService.get(id), user) };
   }
 
   @Patch(':id')
@@ -65,7 +65,7 @@ export class PlatformsController {
   ): Promise<PlatformResponse> {
     if (!user) throw ApiError.unauthorized();
     const id = parsePathId(rawId, `Platform ${rawId} not found.`);
-    return { data: toPlatformDto(await this.platforms.update(id, body, user), user) };
+    return { data: toPlatformDto(await this.platformsService.update(id, body, user), user) };
   }
 }
 
@@ -73,7 +73,7 @@ export class PlatformsController {
 @ApiTags('platforms')
 @Controller('launch-platforms')
 export class LaunchPlatformsController {
-  constructor(private readonly platforms: PlatformsService) {}
+  constructor(private readonly platformsService: PlatformsService) {}
 
   @Public()
   @Get(':id')
@@ -86,7 +86,7 @@ export class LaunchPlatformsController {
     @CurrentUser() user: AuthenticatedUser | undefined,
   ): Promise<LaunchPlatformResponse> {
     const id = parsePathId(rawId, `Launch platform ${rawId} not found.`);
-    return { data: toLaunchPlatformDto(await this.platforms.getLaunchPlatform(id), user) };
+    return { data: toLaunchPlatformDto(await this.platformsService.getLaunchPlatform(id), user) };
   }
 
   @Patch(':id')
@@ -116,6 +116,6 @@ export class LaunchPlatformsController {
   ): Promise<LaunchPlatformResponse> {
     if (!user) throw ApiError.unauthorized();
     const id = parsePathId(rawId, `Launch platform ${rawId} not found.`);
-    return { data: toLaunchPlatformDto(await this.platforms.updateLaunchPlatform(id, body, user), user) };
+    return { data: toLaunchPlatformDto(await this.platformsService.updateLaunchPlatform(id, body, user), user) };
   }
 }

@@ -30,23 +30,23 @@ import { VocabulariesService } from './vocabularies.service';
 @Injectable()
 export class PlatformsService {
   constructor(
-    private readonly usage: AgentUsageRepository,
-    private readonly rows: PlatformRepository,
-    private readonly labelled: LabelledRowRepository,
-    private readonly vocabularies: VocabulariesService,
+    private readonly agentUsageRepository: AgentUsageRepository,
+    private readonly platformRepository: PlatformRepository,
+    private readonly labelledRowRepository: LabelledRowRepository,
+    private readonly vocabulariesService: VocabulariesService,
   ) {}
 
   async matchPlatform(input: PlatformInputDto, options: MatchOptions = {}): Promise<Platform> {
     const manager = options.manager;
     const label = this.label(input.label, options.field);
-    const type = await this.vocabularies.resolveTerm(
+    const type = await this.vocabulariesService.resolveTerm(
       'platform_type',
       input.platform_type,
       fieldPath(options.field, 'platform_type'),
       manager,
     );
     const description = trimToNull(input.description);
-    const { id, created } = await this.labelled.createOrMatch(
+    const { id, created } = await this.labelledRowRepository.createOrMatch(
       {
         table: 'platform',
         label,
@@ -55,9 +55,9 @@ export class PlatformsService {
       },
       manager,
     );
-    const load = () => this.rows.findOrFail('platform', id, manager);
+    const load = () => this.platformRepository.findOrFail('platform', id, manager);
     if (created) return load();
-    return storedEqualsSent(this.labelled, manager, {
+    return storedEqualsSent(this.labelledRowRepository, manager, {
       table: 'platform',
       id,
       describe: (row: Platform) => `platform ${row.id} "${row.label}"`,
@@ -85,13 +85,13 @@ export class PlatformsService {
   async matchLaunchPlatform(input: LaunchPlatformInputDto, options: MatchOptions = {}): Promise<LaunchPlatform> {
     const manager = options.manager;
     const label = this.label(input.label, options.field);
-    const type = await this.vocabularies.resolveTerm(
+    const type = await this.vocabulariesService.resolveTerm(
       'launch_type',
       input.launch_type,
       fieldPath(options.field, 'launch_type'),
       manager,
     );
-    const { id, created } = await this.labelled.createOrMatch(
+    const { id, created } = await this.labelledRowRepository.createOrMatch(
       {
         table: 'launch_platform',
         label,
@@ -100,9 +100,9 @@ export class PlatformsService {
       },
       manager,
     );
-    const load = () => this.rows.findOrFail('launch_platform', id, manager);
+    const load = () => this.platformRepository.findOrFail('launch_platform', id, manager);
     if (created) return load();
-    return storedEqualsSent(this.labelled, manager, {
+    return storedEqualsSent(this.labelledRowRepository, manager, {
       table: 'launch_platform',
       id,
       describe: (row: LaunchPlatform) => `launch platform ${row.id} "${row.label}"`,
@@ -123,14 +123,14 @@ export class PlatformsService {
 
   /** 404 when there is no such platform. */
   async get(id: number): Promise<Platform> {
-    const platform = await this.rows.find('platform', id);
+    const platform = await this.platformRepository.find('platform', id);
     if (!platform) throw ApiError.notFound(`Platform ${id} not found.`);
     return platform;
   }
 
   /** 404 when there is no such launch platform. */
   async getLaunchPlatform(id: number): Promise<LaunchPlatform> {
-    const platform = await this.rows.find('launch_platform', id);
+    const platform = await this.platformRepository.find('launch_platform', id);
     if (!platform) throw ApiError.notFound(`Launch platform ${id} not found.`);
     return platform;
   }
@@ -182,12 +182,14 @@ export class PlatformsService {
     patch: { label?: string | null; columns: () => Promise<Record<string, unknown>> },
   ): Promise<PlatformRows[K]> {
     const current = await kind.get(id);
-    await assertMayChangeSharedAgent(current, user, kind.noun, () => this.usage.usedByOthers(kind.table, id, user));
+    await assertMayChangeSharedAgent(current, user, kind.noun, () =>
+      this.agentUsageRepository.usedByOthers(kind.table, id, user),
+    );
     const label = patch.label === undefined ? undefined : this.label(patch.label ?? undefined, undefined);
     const columns = await patch.columns();
     if (label !== undefined)
-      await refuseTakenLabel(this.labelled, undefined, { table: kind.table, noun: kind.noun, label, id });
-    await this.rows.update(kind.table, id, definedOnly({ label, ...columns }));
+      await refuseTakenLabel(this.labelledRowRepository, undefined, { table: kind.table, noun: kind.noun, label, id });
+    await this.platformRepository.update(kind.table, id, definedOnly({ label, ...columns }));
     return kind.get(id);
   }
 
@@ -197,7 +199,7 @@ export class PlatformsService {
     value: string | null | undefined,
   ): Promise<number | null | undefined> {
     if (value === undefined) return undefined;
-    return (await this.vocabularies.resolveTerm(vocabulary, value, vocabulary))?.id ?? null;
+    return (await this.vocabulariesService.resolveTerm(vocabulary, value, vocabulary))?.id ?? null;
   }
 
   private label(value: string | undefined, field: string | undefined): string {

@@ -49,14 +49,14 @@ const ApiSearchErrors = () =>
 @Public()
 @Controller()
 export class VocabulariesController {
-  constructor(private readonly vocabularies: VocabulariesService) {}
+  constructor(private readonly vocabulariesService: VocabulariesService) {}
 
   @Get([...VOCABULARY_PATHS.countries])
   @ApiOperation({ summary: `Active countries (ISO 3166-1). ${SEARCH_NOTE} An exact ISO code matches too.` })
   @ApiOkResponse({ type: CountryListResponse })
   @ApiSearchErrors()
   async countries(@Query() query: SearchQueryDto): Promise<CountryListResponse> {
-    return { data: (await this.vocabularies.countries(query.search)).map(toCountryDto) };
+    return { data: (await this.vocabulariesService.countries(query.search)).map(toCountryDto) };
   }
 
   @Get([...VOCABULARY_PATHS.agentRoleTypes])
@@ -64,7 +64,7 @@ export class VocabulariesController {
   @ApiOkResponse({ type: AgentRoleTypeListResponse })
   @ApiSearchErrors()
   async agentRoleTypes(@Query() query: SearchQueryDto): Promise<AgentRoleTypeListResponse> {
-    return { data: (await this.vocabularies.agentRoleTypes(query.search)).map(toAgentRoleTypeDto) };
+    return { data: (await this.vocabulariesService.agentRoleTypes(query.search)).map(toAgentRoleTypeDto) };
   }
 
   @Get([...VOCABULARY_PATHS.objectTypes])
@@ -74,7 +74,7 @@ export class VocabulariesController {
   @ApiOkResponse({ type: ObjectTypeListResponse })
   @ApiSearchErrors()
   async objectTypes(@Query() query: SearchQueryDto): Promise<ObjectTypeListResponse> {
-    return { data: (await this.vocabularies.objectTypes(query.search)).map(toObjectTypeDto) };
+    return { data: (await this.vocabulariesService.objectTypes(query.search)).map(toObjectTypeDto) };
   }
 
   @Get([...VOCABULARY_PATHS.geologicTimeScales])
@@ -82,7 +82,7 @@ export class VocabulariesController {
   @ApiOkResponse({ type: GeologicTimeScaleListResponse })
   @ApiSearchErrors()
   async geologicTimeScales(@Query() query: SearchQueryDto): Promise<GeologicTimeScaleListResponse> {
-    return { data: (await this.vocabularies.geologicTimeScales(query.search)).map(toGeologicTimeScaleDto) };
+    return { data: (await this.vocabulariesService.geologicTimeScales(query.search)).map(toGeologicTimeScaleDto) };
   }
 
   @Get([...VOCABULARY_PATHS.materialTypes])
@@ -92,7 +92,7 @@ export class VocabulariesController {
   @ApiOkResponse({ type: MaterialTypeListResponse })
   @ApiSearchErrors()
   async materialTypes(@Query() query: SearchQueryDto): Promise<MaterialTypeListResponse> {
-    return { data: (await this.vocabularies.materialTypes(query.search)).map(toMaterialTypeDto) };
+    return { data: (await this.vocabulariesService.materialTypes(query.search)).map(toMaterialTypeDto) };
   }
 
   @Get([...VOCABULARY_PATHS.locationMethods])
@@ -128,6 +128,6 @@ export class VocabulariesController {
   }
 
   private async terms(vocabulary: TermVocabulary, query: SearchQueryDto): Promise<VocabularyTermListResponse> {
-    return { data: (await this.vocabularies.terms(vocabulary, query.search)).map(toVocabularyTermDto) };
+    return { data: (await this.vocabulariesService.terms(vocabulary, query.search)).map(toVocabularyTermDto) };
   }
 }

@@ -46,20 +46,25 @@ const TERM_PATHS: Record<TermVocabulary, string> = {
  */
 @Injectable()
 export class VocabulariesService {
-  constructor(private readonly rows: VocabularyRepository) {}
+  constructor(private readonly vocabularyRepository: VocabularyRepository) {}
 
   /** Active countries; `search` also matches an ISO code exactly. */
   countries(search?: string): Promise<Country[]> {
-    return this.rows.search(Country, { columns: ['label'], codeColumns: ['iso3166code'], where: 't.active', search });
+    return this.vocabularyRepository.search(Country, {
+      columns: ['label'],
+      codeColumns: ['iso3166code'],
+      where: 't.active',
+      search,
+    });
   }
 
   agentRoleTypes(search?: string): Promise<AgentRoleType[]> {
-    return this.rows.search(AgentRoleType, { columns: ['label'], search });
+    return this.vocabularyRepository.search(AgentRoleType, { columns: ['label'], search });
   }
 
   /** The whole tree in path order (parents before their children). */
   objectTypes(search?: string): Promise<ObjectType[]> {
-    return this.rows.search(
+    return this.vocabularyRepository.search(
       ObjectType,
       { columns: ['label'], orderBy: 'hierarchical_label', search },
       { parent: true },
@@ -67,20 +72,23 @@ export class VocabulariesService {
   }
 
   geologicTimeScales(search?: string): Promise<GeologicTimeScale[]> {
-    return this.rows.search(GeologicTimeScale, { columns: ['label'], search });
+    return this.vocabularyRepository.search(GeologicTimeScale, { columns: ['label'], search });
   }
 
   terms(vocabulary: TermVocabulary, search?: string): Promise<VocabularyTerm[]> {
-    return this.rows.search<VocabularyTerm>(TERM_VOCABULARIES[vocabulary], { columns: ['label'], search });
+    return this.vocabularyRepository.search<VocabularyTerm>(TERM_VOCABULARIES[vocabulary], {
+      columns: ['label'],
+      search,
+    });
   }
 
   materialTypes(search?: string): Promise<MaterialType[]> {
-    return this.rows.search(MaterialType, { columns: ['label'], search });
+    return this.vocabularyRepository.search(MaterialType, { columns: ['label'], search });
   }
 
   /** The labels (lower case) of material types new samples may not use (`for_registration` false). */
   async retiredMaterialTypes(manager?: EntityManager): Promise<Set<string>> {
-    return new Set(await this.rows.retiredMaterialTypeLabels(manager));
+    return new Set(await this.vocabularyRepository.retiredMaterialTypeLabels(manager));
   }
 
   /** The country id a PATCH sets: undefined when `country` was not sent (kept), null to clear it. */
@@ -100,19 +108,19 @@ export class VocabulariesService {
   ): Promise<Country | null> {
     const given = value?.trim();
     if (!given) return null;
-    const id = await this.rows.activeCountryId(given, manager);
+    const id = await this.vocabularyRepository.activeCountryId(given, manager);
     if (id === undefined) {
       throw ApiError.invalidField(
         field,
         `unknown country "${given}"; give an ISO 3166-1 alpha-2 code or a country name from GET /api/countries/`,
       );
     }
-    return this.rows.countryOrFail(id, manager);
+    return this.vocabularyRepository.countryOrFail(id, manager);
   }
 
   /** ISO 3166-1 alpha-2 codes (upper case) of a search filter, checked in one statement: an unknown one is a 400. */
   async resolveCountryCodes(codes: string[], field = 'country'): Promise<string[]> {
-    const known = await this.rows.activeCountryCodes(codes);
+    const known = await this.vocabularyRepository.activeCountryCodes(codes);
     const unknown = codes.find((code) => !known.has(code));
     if (unknown !== undefined) {
       throw ApiError.invalidField(
@@ -183,6 +191,6 @@ export class VocabulariesService {
   ): Promise<T | null | undefined> {
     const given = label?.trim();
     if (!given) return undefined;
-    return this.rows.findByLabel(entity, given, manager);
+    return this.vocabularyRepository.findByLabel(entity, given, manager);
   }
 }

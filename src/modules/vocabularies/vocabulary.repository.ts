@@ -16,7 +16,7 @@ import { ObjectType } from './entities/object-type.entity';
 export class VocabularyRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly labelled: LabelledRowRepository,
+    private readonly labelledRowRepository: LabelledRowRepository,
     private readonly routing: ReadRouting,
   ) {}
 
@@ -28,8 +28,8 @@ export class VocabularyRepository {
   ): Promise<T[]> {
     const table = this.dataSource.getRepository(entity).metadata.tableName;
     return this.routing.read(async (source) => {
-      const ids = await this.labelled.searchIds({ ...search, table }, source.manager);
-      return this.labelled.loadInIdOrder(entity, ids, relations, source.manager);
+      const ids = await this.labelledRowRepository.searchIds({ ...search, table }, source.manager);
+      return this.labelledRowRepository.loadInIdOrder(entity, ids, relations, source.manager);
     });
   }
 

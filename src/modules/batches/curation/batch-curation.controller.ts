@@ -41,7 +41,7 @@ const BATCH_ID = { name: 'id', description: 'The batch id (BatchHistory.id), e.g
 export class BatchCurationController {
   constructor(
     private readonly reader: BatchCurationReader,
-    private readonly curation: BatchCurationService,
+    private readonly batchCurationService: BatchCurationService,
   ) {}
 
   @Get(':id/curation')
@@ -116,7 +116,7 @@ export class BatchCurationController {
     @Param('id') id: string,
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<BatchTransitionResponse> {
-    return { data: await this.curation.submitForReview(id, user) };
+    return { data: await this.batchCurationService.submitForReview(id, user) };
   }
 
   @Post(':id/accept')
@@ -133,7 +133,7 @@ export class BatchCurationController {
     example: { message: 'Only curators (staff) may accept a batch.', errors: {} },
   })
   async accept(@Param('id') id: string, @CurrentUser() user: AuthenticatedUser): Promise<BatchTransitionResponse> {
-    return { data: await this.curation.accept(id, user) };
+    return { data: await this.batchCurationService.accept(id, user) };
   }
 
   @Post(':id/deactivate')
@@ -163,7 +163,7 @@ export class BatchCurationController {
     @Body() body: DeactivateSampleDto,
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<BatchDeactivationResponse> {
-    return { data: await this.curation.deactivate(id, body, user) };
+    return { data: await this.batchCurationService.deactivate(id, body, user) };
   }
 
   @Post(':id/feedback')
@@ -191,6 +191,6 @@ export class BatchCurationController {
     @Body() body: BatchFeedbackInputDto,
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<FeedbackRecordedResponse> {
-    return { data: await this.curation.feedback(id, body, user) };
+    return { data: await this.batchCurationService.feedback(id, body, user) };
   }
 }

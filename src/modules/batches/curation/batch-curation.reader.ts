@@ -34,11 +34,11 @@ export class BatchCurationReader {
   private readonly columns: CurationColumn[] = curationColumns();
 
   constructor(
-    private readonly curation: CurationRepository,
-    private readonly batches: BatchesService,
+    private readonly curationRepository: CurationRepository,
+    private readonly batchesService: BatchesService,
     private readonly policy: SampleAccessPolicy,
-    private readonly igsn: IgsnService,
-    private readonly samples: SampleCurationRepository,
+    private readonly igsnService: IgsnService,
+    private readonly sampleCurationRepository: SampleCurationRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -49,10 +49,10 @@ export class BatchCurationReader {
   }
 
   async detail(req: Request, idValue: string, user: AuthenticatedUser, page: PageRequest): Promise<CurationDetail> {
-    const batch = await this.batches.requireVisible(idValue, user);
+    const batch = await this.batchesService.requireVisible(idValue, user);
     const visible = await this.visibleSamples(user);
     const [aggregate, feedback] = await Promise.all([
-      this.samples.flatAggregate<AggregateRow>(batch.id, visible, this.columns),
+      this.sampleCurationRepository.flatAggregate<AggregateRow>(batch.id, visible, this.columns),
       this.recentFeedback(batch.id),
     ]);
 
@@ -60,7 +60,9 @@ export class BatchCurationReader {
     const differing: CurationColumn[] = [];
     this.columns.forEach((column, index) => {
       if (aggregate[`s${index}`] === true) {
-        const value = formatCurationValue(aggregate[`v${index}`], column.format, (suffix) => this.igsn.toDoi(suffix));
+        const value = formatCurationValue(aggregate[`v${index}`], column.format, (suffix) =>
+          this.igsnService.toDoi(suffix),
+        );
         shared.push({ key: column.key, label: column.label, value: value ?? '' });
       } else if (aggregate[`a${index}`] === true) {
         differing.push(column);
@@ -93,14 +95,14 @@ export class BatchCurationReader {
     differing: CurationColumn[],
     page: PageRequest,
   ): Promise<Record<string, string | null>[]> {
-    const rows = await this.samples.flatPage(batchId, visible, differing, {
+    const rows = await this.sampleCurationRepository.flatPage(batchId, visible, differing, {
       limit: page.pageSize,
       offset: page.offset,
     });
-    const toDoi = (suffix: string) => this.igsn.toDoi(suffix);
+    const toDoi = (suffix: string) => this.igsnService.toDoi(suffix);
     return rows.map((row) => {
       const sample: Record<string, string | null> = {
-        igsn: this.igsn.toDoi(String(row.sample_igsn)),
+        igsn: this.igsnService.toDoi(String(row.sample_igsn)),
         name: String(row.sample_name),
       };
       differing.forEach((column, index) => {
@@ -111,7 +113,7 @@ export class BatchCurationReader {
   }
 
   private async recentFeedback(batchId: number): Promise<BatchFeedbackDto[]> {
-    const rows = await this.curation.recentFeedback(batchId, DETAIL_FEEDBACK_LIMIT);
+    const rows = await this.curationRepository.recentFeedback(batchId, DETAIL_FEEDBACK_LIMIT);
     return rows.map((row) => ({
       id: row.id,
       author_id: row.author_id,
@@ -129,8 +131,11 @@ export class BatchCurationReader {
     user: AuthenticatedUser,
     page: PageRequest,
   ): Promise<Paginated<CurationEventDto>> {
-    const batch = await this.batches.requireVisible(idValue, user);
-    const { rows, count } = await this.curation.eventPage(batch.id, { limit: page.pageSize, offset: page.offset });
+    const batch = await this.batchesService.requireVisible(idValue, user);
+    const { rows, count } = await this.curationRepository.eventPage(batch.id, {
+      limit: page.pageSize,
+      offset: page.offset,
+    });
     return paginate(
       req,
       page,

@@ -64,28 +64,28 @@ function batchOwnership(batch: BatchHistoryDto): SampleAccessFacts {
 export class BatchCurationService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly batches: BatchesService,
-    private readonly batchRows: BatchHistoryRepository,
-    private readonly curation: CurationRepository,
+    private readonly batchesService: BatchesService,
+    private readonly batchHistoryRepository: BatchHistoryRepository,
+    private readonly curationRepository: CurationRepository,
     private readonly policy: SampleAccessPolicy,
-    private readonly igsn: IgsnService,
-    private readonly samples: SampleRepository,
-    private readonly sampleChecks: SampleCurationRepository,
-    private readonly sampleWrites: SampleWriteRepository,
-    private readonly notifications: NotificationsService,
+    private readonly igsnService: IgsnService,
+    private readonly sampleRepository: SampleRepository,
+    private readonly sampleCurationRepository: SampleCurationRepository,
+    private readonly sampleWriteRepository: SampleWriteRepository,
+    private readonly notificationsService: NotificationsService,
     private readonly clock: Clock,
   ) {}
 
   /** Curators only: staff (and admins). 404 for a batch the caller cannot see, 403 when they can but are not staff. */
   private async asCurator(idValue: string, user: AuthenticatedUser, action: string): Promise<Caller> {
-    const batch = await this.batches.requireVisible(idValue, user);
+    const batch = await this.batchesService.requireVisible(idValue, user);
     if (!user.isStaff && !user.isAdmin) throw ApiError.forbidden(`Only curators (staff) may ${action} a batch.`);
     return { batch, caller: (await this.policy.caller(user)) as SampleCaller };
   }
 
   /** Whoever may edit the batch's samples: owner, team editor or manager, staff, admin. */
   private async asEditor(idValue: string, user: AuthenticatedUser, action: string): Promise<Caller> {
-    const batch = await this.batches.requireVisible(idValue, user);
+    const batch = await this.batchesService.requireVisible(idValue, user);
     const caller = (await this.policy.caller(user)) as SampleCaller;
     if (!this.policy.canEdit(batchOwnership(batch), caller)) {
       throw ApiError.forbidden(`You may not ${action} this batch: that needs edit permission on its samples.`);
@@ -95,11 +95,11 @@ export class BatchCurationService {
 
   /** Serialises transitions of one batch, so counts and events never interleave. */
   private async lockBatch(manager: EntityManager, batchId: number): Promise<void> {
-    await this.batchRows.lock(manager, batchId);
+    await this.batchHistoryRepository.lock(manager, batchId);
   }
 
   private async record(manager: EntityManager, batchId: number, user: AuthenticatedUser, event: EventInput) {
-    await this.curation.insertEvent(manager, {
+    await this.curationRepository.insertEvent(manager, {
       batchId,
       actorId: user.userId,
       action: event.action,
@@ -123,7 +123,7 @@ export class BatchCurationService {
     caller: SampleCaller,
     change: BatchSampleChange,
   ): Promise<{ count: number; states: string | null }> {
-    return this.sampleWrites.updateBatch(manager, batchId, this.policy.editableCondition('s', caller), change);
+    return this.sampleWriteRepository.updateBatch(manager, batchId, this.policy.editableCondition('s', caller), change);
   }
 
   /** POST /api/batches/{id}/submit-for-review/: drafts → pending-review; any draft without coordinates blocks all. */
@@ -132,7 +132,7 @@ export class BatchCurationService {
     const count = await this.dataSource.transaction(async (manager) => {
       await this.lockBatch(manager, batch.id);
       const editable = this.policy.editableCondition('s', caller);
-      const incomplete = await this.sampleChecks.draftsWithoutCoordinates(
+      const incomplete = await this.sampleCurationRepository.draftsWithoutCoordinates(
         manager,
         batch.id,
         editable,
@@ -141,7 +141,7 @@ export class BatchCurationService {
       if (incomplete.length) {
         const errors: FieldErrors = {};
         for (const sample of incomplete) {
-          errors[this.igsn.toDoi(sample.igsn)] = (['latitude', 'longitude'] as const)
+          errors[this.igsnService.toDoi(sample.igsn)] = (['latitude', 'longitude'] as const)
             .filter((field) => sample[field] === null)
             .map((field) => `${field} is required for review`);
         }
@@ -166,7 +166,7 @@ export class BatchCurationService {
       }
       return changed.count;
     });
-    return { updated_sample_count: count, batch: await this.batches.requireVisible(String(batch.id), user) };
+    return { updated_sample_count: count, batch: await this.batchesService.requireVisible(String(batch.id), user) };
   }
 
   /** POST /api/batches/{id}/accept/: pending-review → published (publish_date now unless one is set). */
@@ -185,7 +185,7 @@ export class BatchCurationService {
       }
       return changed.count;
     });
-    return { updated_sample_count: count, batch: await this.batches.requireVisible(String(batch.id), user) };
+    return { updated_sample_count: count, batch: await this.batchesService.requireVisible(String(batch.id), user) };
   }
 
   /** POST /api/batches/{id}/deactivate/: every sample of the batch, whatever its state; never fetched again. */
@@ -215,7 +215,7 @@ export class BatchCurationService {
       }
       return changed.count;
     });
-    return { deactivated_sample_count: count, batch: await this.batches.requireVisible(String(batch.id), user) };
+    return { deactivated_sample_count: count, batch: await this.batchesService.requireVisible(String(batch.id), user) };
   }
 
   /**
@@ -234,7 +234,7 @@ export class BatchCurationService {
     await this.dataSource.transaction(async (manager) => {
       await this.lockBatch(manager, batch.id);
       const entries = await this.sampleFeedbackEntries(manager, batch.id, caller, items);
-      const saved = await this.curation.insertFeedback(manager, {
+      const saved = await this.curationRepository.insertFeedback(manager, {
         batchId: batch.id,
         authorId: user.userId,
         generalFeedback: general,
@@ -250,7 +250,7 @@ export class BatchCurationService {
         feedbackId: saved.id,
       });
       if (batch.user_owner_id !== null) {
-        await this.notifications.notify(manager, {
+        await this.notificationsService.notify(manager, {
           userId: batch.user_owner_id,
           kind: 'batch_feedback',
           subject: `Curator feedback on batch ${batch.id}${batch.filename ? ` (${batch.filename})` : ''}`,
@@ -275,9 +275,9 @@ export class BatchCurationService {
     items: NonNullable<BatchFeedbackInputDto['sample_feedback']>,
   ): Promise<SampleFeedbackEntry[]> {
     if (!items.length) return [];
-    const suffixes = items.map((item) => this.igsn.parse(item.igsn));
+    const suffixes = items.map((item) => this.igsnService.parse(item.igsn));
     const visible = this.policy.visibleCondition('s', caller, this.clock.now());
-    const found = await this.sampleChecks.namesInBatch(
+    const found = await this.sampleCurationRepository.namesInBatch(
       manager,
       batchId,
       suffixes.filter((suffix) => suffix !== undefined),
@@ -296,7 +296,11 @@ export class BatchCurationService {
     }
     return items.map((item, index) => {
       const suffix = suffixes[index] as string;
-      return { igsn: this.igsn.toDoi(suffix), name: item.name || (names.get(suffix) ?? ''), comment: item.comment };
+      return {
+        igsn: this.igsnService.toDoi(suffix),
+        name: item.name || (names.get(suffix) ?? ''),
+        comment: item.comment,
+      };
     });
   }
 }

@@ -49,7 +49,7 @@ function parseArchivedFilter(value: unknown): boolean | undefined {
 @ApiUnauthorizedBody()
 @Controller('batch-templates')
 export class BatchTemplatesController {
-  constructor(private readonly templates: BatchTemplatesService) {}
+  constructor(private readonly batchTemplatesService: BatchTemplatesService) {}
 
   @Get()
   @ApiOperation({
@@ -65,7 +65,7 @@ export class BatchTemplatesController {
     @Query('is_archived') isArchived: unknown,
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<BatchTemplateListResponse> {
-    return { data: await this.templates.list(user, { isArchived: parseArchivedFilter(isArchived) }) };
+    return { data: await this.batchTemplatesService.list(user, { isArchived: parseArchivedFilter(isArchived) }) };
   }
 
   @Post()
@@ -84,7 +84,7 @@ export class BatchTemplatesController {
     @Body() body: CreateBatchTemplateDto,
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<BatchTemplateResponse> {
-    return { data: await this.templates.create(body, user) };
+    return { data: await this.batchTemplatesService.create(body, user) };
   }
 
   @Get('fields')
@@ -105,7 +105,7 @@ export class BatchTemplatesController {
   @ApiOkResponse({ type: BatchTemplateResponse })
   @ApiNotFoundBody(NOT_FOUND)
   async read(@Param('id') id: string, @CurrentUser() user: AuthenticatedUser): Promise<BatchTemplateResponse> {
-    return { data: await this.templates.read(parsePathId(id, NOT_FOUND), user) };
+    return { data: await this.batchTemplatesService.read(parsePathId(id, NOT_FOUND), user) };
   }
 
   @Patch(':id')
@@ -127,7 +127,7 @@ export class BatchTemplatesController {
     @Body() body: UpdateBatchTemplateDto,
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<BatchTemplateResponse> {
-    return { data: await this.templates.update(parsePathId(id, NOT_FOUND), body, user) };
+    return { data: await this.batchTemplatesService.update(parsePathId(id, NOT_FOUND), body, user) };
   }
 
   @Get(':id/spreadsheet')
@@ -158,7 +158,7 @@ export class BatchTemplatesController {
     @CurrentUser() user: AuthenticatedUser,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
-    const { filename, content } = await this.templates.spreadsheet(parsePathId(id, NOT_FOUND), user);
+    const { filename, content } = await this.batchTemplatesService.spreadsheet(parsePathId(id, NOT_FOUND), user);
     res.setHeader('Content-Type', XLSX_TYPE);
     res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
     res.setHeader('Content-Length', String(content.length));

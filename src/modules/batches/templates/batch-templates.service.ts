@@ -42,22 +42,25 @@ export class BatchTemplatesService {
   private readonly writer = new TemplateWorkbookWriter();
 
   constructor(
-    private readonly templates: BatchTemplateRepository,
-    private readonly accounts: AccountsService,
-    private readonly vocabularies: VocabulariesService,
+    private readonly batchTemplateRepository: BatchTemplateRepository,
+    private readonly accountsService: AccountsService,
+    private readonly vocabulariesService: VocabulariesService,
     private readonly objectTypes: ObjectTypeResolver,
   ) {}
 
   /** The caller's templates and their teams' (staff and admins: all), newest first. */
   async list(user: AuthenticatedUser, filter: { isArchived?: boolean } = {}): Promise<BatchTemplateListItemDto[]> {
     const owners = BatchTemplateAccess.listFilter(await this.caller(user));
-    const rows = await this.templates.list({ owners: owners ?? undefined, isArchived: filter.isArchived });
+    const rows = await this.batchTemplateRepository.list({
+      owners: owners ?? undefined,
+      isArchived: filter.isArchived,
+    });
     return rows.map(toListItem);
   }
 
   async create(dto: CreateBatchTemplateDto, user: AuthenticatedUser): Promise<BatchTemplateReadDto> {
     const values = await this.resolveWrite(dto, null, user);
-    const saved = await this.templates.insert({
+    const saved = await this.batchTemplateRepository.insert({
       ...values,
       label: dto.label,
       isArchived: dto.is_archived ?? false,
@@ -82,7 +85,7 @@ export class BatchTemplatesService {
     const values = await this.resolveWrite(dto, row, user);
     if (dto.label !== undefined) values.label = dto.label;
     if (dto.is_archived !== undefined) values.isArchived = dto.is_archived;
-    await this.templates.update(id, values);
+    await this.batchTemplateRepository.update(id, values);
     return this.read(id, user);
   }
 
@@ -114,15 +117,15 @@ export class BatchTemplatesService {
   private async lookupValues(lookup: TemplateLookup, row: TemplateRow): Promise<string[]> {
     switch (lookup) {
       case 'object_type':
-        return (await this.vocabularies.objectTypes()).map((objectType) => objectType.label);
+        return (await this.vocabulariesService.objectTypes()).map((objectType) => objectType.label);
       case 'country':
-        return (await this.vocabularies.countries()).map((country) => country.label);
+        return (await this.vocabulariesService.countries()).map((country) => country.label);
       case 'material_type':
       case 'location_method':
       case 'sampling_method':
       case 'platform_type':
       case 'launch_type':
-        return (await this.vocabularies.terms(lookup)).map((term) => term.label);
+        return (await this.vocabulariesService.terms(lookup)).map((term) => term.label);
       case 'length_unit':
         return [...LENGTH_UNITS];
       case 'date_precision':
@@ -155,11 +158,11 @@ export class BatchTemplatesService {
   }
 
   private async caller(user: AuthenticatedUser): Promise<TemplateCaller> {
-    return { user, teams: await this.accounts.teamMemberships(user.userId) };
+    return { user, teams: await this.accountsService.teamMemberships(user.userId) };
   }
 
   private async findRow(id: number): Promise<TemplateRow | undefined> {
-    return this.templates.findRow(id);
+    return this.batchTemplateRepository.findRow(id);
   }
 
   private async requireVisible(id: number, caller: TemplateCaller): Promise<TemplateRow> {
@@ -203,9 +206,9 @@ export class BatchTemplatesService {
     } else if (dto.registry_code !== undefined) {
       const code = dto.registry_code.toUpperCase();
       if (code !== existing?.registry_code) {
-        const owner = await this.accounts.registryCodeOwner(code);
+        const owner = await this.accountsService.registryCodeOwner(code);
         if (!owner) throw ApiError.invalidField('registry_code', `unknown registry code ${code}`);
-        if (!(await this.accounts.canUseRegistryCode(user, code))) {
+        if (!(await this.accountsService.canUseRegistryCode(user, code))) {
           throw ApiError.forbidden(`You may not use registry code ${code}.`);
         }
         values.registryCode = owner.code;

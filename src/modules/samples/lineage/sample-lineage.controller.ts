@@ -22,7 +22,7 @@ function igsnOf(params: { igsn?: string; prefix?: string; suffix?: string }): st
 @ApiTags('samples')
 @Controller('samples')
 export class SampleLineageController {
-  constructor(private readonly lineage: SampleLineageService) {}
+  constructor(private readonly sampleLineageService: SampleLineageService) {}
 
   @Public()
   @Get([':igsn/lineage', ':prefix/:suffix/lineage'])
@@ -46,6 +46,6 @@ export class SampleLineageController {
     @Query() query: SampleLineageQuery,
     @CurrentUser() user?: AuthenticatedUser,
   ): Promise<SampleLineageResponse> {
-    return { data: await this.lineage.lineageOf(igsnOf(params), query, user) };
+    return { data: await this.sampleLineageService.lineageOf(igsnOf(params), query, user) };
   }
 }

@@ -22,10 +22,10 @@ import { LineageRow, SampleLineageRepository } from './sample-lineage.repository
 @Injectable()
 export class SampleLineageService {
   constructor(
-    private readonly lineage: SampleLineageRepository,
+    private readonly sampleLineageRepository: SampleLineageRepository,
     private readonly reader: SampleReader,
     private readonly policy: SampleAccessPolicy,
-    private readonly igsn: IgsnService,
+    private readonly igsnService: IgsnService,
     private readonly clock: Clock,
   ) {}
 
@@ -39,7 +39,7 @@ export class SampleLineageService {
     const direction = options.direction ?? 'both';
     const depth = options.depth ?? LINEAGE_DEFAULT_DEPTH;
     const result: SampleLineage = {
-      igsn: this.igsn.toDoi(root.igsn),
+      igsn: this.igsnService.toDoi(root.igsn),
       name: root.name,
       object_type: root.object_type,
       direction,
@@ -49,14 +49,14 @@ export class SampleLineageService {
     let budget = LINEAGE_MAX_NODES;
     if (direction !== 'descendants') {
       // One level more than asked: whether the chain goes on says whether it was cut.
-      const rows = await this.lineage.ancestors(root.id, depth + 1);
+      const rows = await this.sampleLineageRepository.ancestors(root.id, depth + 1);
       const kept = rows.filter((row) => row.depth <= depth);
       result.truncated ||= kept.length < rows.length;
       result.ancestors = kept.map((row) => this.node(row, caller));
       budget -= kept.length;
     }
     if (direction !== 'ancestors') {
-      const rows = await this.lineage.descendants(root.id, depth + 1, budget + 1);
+      const rows = await this.sampleLineageRepository.descendants(root.id, depth + 1, budget + 1);
       const kept = rows.filter((row) => row.depth <= depth).slice(0, budget);
       result.truncated ||= kept.length < rows.length;
       result.descendants = this.tree(root.id, kept, caller);
@@ -80,6 +80,6 @@ export class SampleLineageService {
 
   private node(row: LineageRow, caller: SampleCaller | undefined): LineageNode {
     if (!this.policy.canView(row.facts, caller, this.clock.now())) return { visible: false };
-    return { visible: true, igsn: this.igsn.toDoi(row.igsn), name: row.name, object_type: row.objectType };
+    return { visible: true, igsn: this.igsnService.toDoi(row.igsn), name: row.name, object_type: row.objectType };
   }
 }

@@ -42,7 +42,7 @@ const DESCRIPTION =
 export class SampleQrController {
   constructor(
     private readonly reader: SampleReader,
-    private readonly igsn: IgsnService,
+    private readonly igsnService: IgsnService,
     private readonly clock: Clock,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
@@ -97,7 +97,11 @@ export class SampleQrController {
     const row = await this.reader.findVisibleRow(igsnOf(params), user);
     const isPublic = SampleAccessPolicy.isPublic(accessFacts(row), this.clock.now());
     res.setHeader('Cache-Control', isPublic ? 'public, max-age=86400' : 'private, no-store');
-    return sampleResolvableUrl(this.igsn.toDoi(row.igsn), this.config, publicBaseUrl(this.config.publicUrl, req));
+    return sampleResolvableUrl(
+      this.igsnService.toDoi(row.igsn),
+      this.config,
+      publicBaseUrl(this.config.publicUrl, req),
+    );
   }
 }
 

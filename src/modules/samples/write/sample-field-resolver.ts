@@ -91,7 +91,7 @@ export class SampleFieldResolver {
   constructor(
     private readonly reader: SampleReader,
     private readonly policy: SampleAccessPolicy,
-    private readonly sampleWrites: SampleWriteRepository,
+    private readonly sampleWriteRepository: SampleWriteRepository,
     private readonly relatedResourcesRepository: RelatedResourceRepository,
   ) {}
 
@@ -249,7 +249,7 @@ export class SampleFieldResolver {
     }
     if (existing) {
       const link = { childIgsn: existing.igsn, parentId: Number(row.id), parentShown: value };
-      const refused = (await refusedParentLinks(this.sampleWrites, manager, [link])).get(existing.igsn);
+      const refused = (await refusedParentLinks(this.sampleWriteRepository, manager, [link])).get(existing.igsn);
       if (refused) throw ApiError.invalidField('parent_sample', refused);
     }
     return Number(row.id);

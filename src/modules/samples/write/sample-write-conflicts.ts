@@ -14,7 +14,7 @@ import { SampleWriteRepository, isUniqueViolation } from '../sample-write.reposi
 export class SampleWriteConflicts {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly sampleWrites: SampleWriteRepository,
+    private readonly sampleWriteRepository: SampleWriteRepository,
     private readonly igsnService: IgsnService,
   ) {}
 
@@ -28,7 +28,7 @@ export class SampleWriteConflicts {
     externalId: string,
     exceptId?: number,
   ): Promise<void> {
-    const igsn = await this.sampleWrites.igsnByExternalId(manager, ownerId, externalId, exceptId);
+    const igsn = await this.sampleWriteRepository.igsnByExternalId(manager, ownerId, externalId, exceptId);
     if (igsn !== undefined) throw this.takenExternalId(externalId, igsn);
   }
 
@@ -43,7 +43,12 @@ export class SampleWriteConflicts {
     exceptId?: number,
   ): Promise<unknown> {
     if (!isUniqueViolation(error, 'uq_sample_owner_external_id') || !externalId || ownerId === null) return error;
-    const igsn = await this.sampleWrites.igsnByExternalId(this.dataSource.manager, ownerId, externalId, exceptId);
+    const igsn = await this.sampleWriteRepository.igsnByExternalId(
+      this.dataSource.manager,
+      ownerId,
+      externalId,
+      exceptId,
+    );
     return this.takenExternalId(externalId, igsn);
   }
 

@@ -46,7 +46,7 @@ function rowOf(record: object, columns: ColumnMetadata[]): SampleRecord {
 export class SampleWriter {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly sampleWrites: SampleWriteRepository,
+    private readonly sampleWriteRepository: SampleWriteRepository,
     private readonly relatedResourcesRepository: RelatedResourceRepository,
     private readonly fields: SampleFieldResolver,
     private readonly conflicts: SampleWriteConflicts,
@@ -106,7 +106,7 @@ export class SampleWriter {
   /** Locks the sample for a change the caller must be allowed to make (404 unseen, 403 seen but not editable). */
   async lockEditable(manager: EntityManager, igsnValue: string, caller: SampleCaller): Promise<Sample> {
     const suffix = this.igsnService.parse(igsnValue);
-    const sample = suffix ? await this.sampleWrites.lockByIgsn(manager, suffix) : null;
+    const sample = suffix ? await this.sampleWriteRepository.lockByIgsn(manager, suffix) : null;
     if (!sample || !this.policy.canView(sample, caller, this.clock.now())) throw ApiError.notFound('Sample not found.');
     if (!this.policy.canEdit(sample, caller)) throw ApiError.forbidden('You may not edit this sample.');
     return sample;
@@ -180,7 +180,7 @@ export class SampleWriter {
 
   /** Writes a prepared update; a collectors list that was sent replaces the stored one. */
   async applyUpdate(manager: EntityManager, sample: Sample, write: ResolvedWrite): Promise<void> {
-    await this.sampleWrites.update(manager, sample.id, write.columns, write.collectorIds);
+    await this.sampleWriteRepository.update(manager, sample.id, write.columns, write.collectorIds);
     if (write.relatedResourceIds !== undefined) {
       await this.relatedResourcesRepository.replaceSampleLinks(manager, sample.id, write.relatedResourceIds);
     }
@@ -246,14 +246,14 @@ export class SampleWriter {
     }));
     const columns = this.columnsOf(manager, records);
     const rows: SampleRecord[] = records.map((record) => rowOf(record, columns));
-    const idOf = await this.sampleWrites.insertMany(
+    const idOf = await this.sampleWriteRepository.insertMany(
       manager,
       rows,
       columns.map((column) => column.databaseName),
     );
     // RETURNING order is not guaranteed: rows are matched back by their (unique) IGSN.
     const ids = records.map((record) => idOf.get(record.igsn as string) as number);
-    await this.sampleWrites.insertCollectors(
+    await this.sampleWriteRepository.insertCollectors(
       manager,
       writes.map((write, index) => ({ sampleId: ids[index], collectorIds: write.collectorIds ?? [] })),
     );
@@ -273,7 +273,7 @@ export class SampleWriter {
       // Columns left undefined are left out, so the table's defaults apply to them.
       const given = Object.fromEntries(Object.entries(write.columns).filter(([, value]) => value !== undefined));
       const row = rowOf(given, this.columnsOf(manager, [given]));
-      const id = await this.sampleWrites.insertOne(manager, row, write.collectorIds ?? []);
+      const id = await this.sampleWriteRepository.insertOne(manager, row, write.collectorIds ?? []);
       if (id !== undefined) {
         await this.relatedResourcesRepository.link(manager, [id], write.relatedResourceIds ?? []);
         return id;
@@ -343,7 +343,7 @@ export class SampleWriter {
     const suffix = this.igsnService.parseSupplied(dto.igsn, code);
     const claimant = await this.minter.namespaceClaimant(manager, code, suffix);
     if (claimant) throw ApiError.invalidField('igsn', `lies in the namespace of registry code ${claimant}`);
-    if (rules.checksSuppliedIgsn && (await this.sampleWrites.igsnExists(manager, suffix))) {
+    if (rules.checksSuppliedIgsn && (await this.sampleWriteRepository.igsnExists(manager, suffix))) {
       throw this.conflicts.duplicateIgsn(suffix);
     }
     return suffix;
