@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the catalogue is one table of data (a row per sample field with its label,
+// type, vocabulary and column), read top to bottom; splitting it would scatter the one list a new field joins.
 import { aliasesOfField } from './sample-field-aliases';
 
 /**

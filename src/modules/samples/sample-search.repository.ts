@@ -172,6 +172,9 @@ function statementName(prefix: string, text: string): string {
   return `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
 }
 
+// Over 400 lines: the search's statements (WHERE clause, page, newest-first walk, collected and
+// bounded counts) share one set of plan-shaping constants and must be read together when a plan
+// goes wrong (docs/decisions/0002, 0011); the filter clauses are a quarter of it.
 /**
  * The statements of the sample search (GET /api/samples/; its condition also selects what exports
  * and label sheets read, see SampleSelectionRepository): the WHERE clause built from a scope and
