@@ -69,7 +69,7 @@ describe('registering one sample (SampleWriter.register)', () => {
         country: 'ie',
         general_material_type: 'rock',
         material_types: ['Igneous>Plutonic'],
-        collectors: [{ individual: { label: 'Marie Tharp', individual_uri: orcid } }],
+        collectors: [{ individual: { label: `Statement Count Collector ${orcid.slice(-4)}`, individual_uri: orcid } }],
         current_archive: { label: 'Statement Count Repository' },
       },
       { type: 'body', metatype: CreateSampleDto },
@@ -95,7 +95,7 @@ describe('registering one sample (SampleWriter.register)', () => {
       general_material_type: 'Rock',
       material_types: ['Igneous>Plutonic'],
       current_archive: { id: first.sample.current_archive?.id },
-      collectors: [{ individual: { label: 'Marie Tharp', individual_uri: orcid } }],
+      collectors: [{ individual: { label: `Statement Count Collector ${orcid.slice(-4)}`, individual_uri: orcid } }],
     });
     expect(sample.collectors[0].id).toBe(first.sample.collectors[0].id);
   });
