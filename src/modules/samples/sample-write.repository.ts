@@ -296,6 +296,18 @@ export class SampleWriteRepository {
   // ---------------------------------------------------------------- statistics
 
   /**
+   * Makes this transaction's row counts reach pg_stat_user_tables when it commits, not up to a
+   * second or more later: PostgreSQL (15+) flushes a backend's statistics at most once a second, so
+   * the statistics refresh that follows a batch could otherwise see the table as unchanged and skip
+   * its ANALYZE. A no-op on older servers, which lack the function.
+   */
+  async reportStatisticsAtCommit(manager: EntityManager): Promise<void> {
+    await manager.query(`DO $$ BEGIN
+        IF current_setting('server_version_num')::int >= 150000 THEN EXECUTE 'SELECT pg_stat_force_next_flush()'; END IF;
+      END $$`);
+  }
+
+  /**
    * Refreshes the planner's statistics of the sample tables when enough rows changed since the
    * last ANALYZE (see analyzeStaleTables), and empties the pending lists of sample's GIN (trigram)
    * indexes (see cleanGinPendingLists). Called by the worker after a batch (TableStatisticsKeeper does

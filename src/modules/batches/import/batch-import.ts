@@ -136,6 +136,8 @@ export class BatchImport {
       for (const update of this.updates) await this.tools.writer.applyUpdate(manager, update.sample, update.write);
       await this.tools.sampleWrites.setParents(manager, parentLinks);
       await this.recordResults();
+      // The statistics refresh after the batch must see these rows (SampleWriteRepository).
+      await this.tools.sampleWrites.reportStatisticsAtCommit(manager);
     });
   }
 
