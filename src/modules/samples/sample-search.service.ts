@@ -15,8 +15,8 @@ import { DEFAULT_SAMPLE_ORDER, SampleOrder } from './sample-ordering';
 import { SEARCH_VALUE_FILTERS, SampleSearchQuery, orcidOf } from './sample-search';
 import { SearchCriteria, SearchSamplesQueryDto } from './dto/search-samples-query.dto';
 import { SampleCount, SampleFilters, SampleSearchRepository, SampleSearchScope } from './sample-search.repository';
-import { SampleMapper, SampleRow, accessFacts } from './sample.mapper';
-import { SampleRepository } from './sample.repository';
+import { SampleMapper, accessFacts } from './sample.mapper';
+import { SampleReader } from './sample-reader';
 
 /** Filters whose selectivity depends on their value (see search()). */
 const VALUE_DEPENDENT_FILTERS = [...SEARCH_VALUE_FILTERS, 'registry_code'] as const;
@@ -40,7 +40,7 @@ export interface SampleSearchCondition {
 export class SampleSearchService {
   constructor(
     private readonly sampleSearchRepository: SampleSearchRepository,
-    private readonly sampleRepository: SampleRepository,
+    private readonly sampleReader: SampleReader,
     private readonly mapper: SampleMapper,
     private readonly policy: SampleAccessPolicy,
     private readonly igsnService: IgsnService,
@@ -124,16 +124,9 @@ export class SampleSearchService {
    * and one the caller may not see get the same 400, so the filter reveals nothing about hidden samples.
    */
   private async visibleParentId(parent: string, caller: SampleCaller | undefined): Promise<string> {
-    const row = await this.visibleRowByIgsn(parent, caller);
+    const row = await this.sampleReader.visibleRowByIgsn(parent, caller);
     if (!row) throw ApiError.invalidField('parent', `no sample ${parent} that you may see`);
     return String(row.id);
-  }
-
-  /** The sample an IGSN (any form) names when the caller may see it; undefined alike when hidden or missing. */
-  private async visibleRowByIgsn(value: string, caller: SampleCaller | undefined): Promise<SampleRow | undefined> {
-    const suffix = this.igsnService.parse(value);
-    const row = suffix === undefined ? undefined : await this.sampleRepository.byIgsn(suffix);
-    return row && this.policy.canView(accessFacts(row), caller, this.clock.now()) ? row : undefined;
   }
 
   /**
