@@ -2,6 +2,7 @@ import { getQueueToken } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { Queue } from 'bullmq';
+import { withTimeout } from '../async/with-timeout';
 import { ALL_QUEUES } from './queue-names';
 
 /** How long shutdown waits for a queue's Redis connection that is still being set up. */
@@ -32,13 +33,7 @@ export class QueueErrorLogger implements OnModuleInit, BeforeApplicationShutdown
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
     const settled = Promise.allSettled(this.queues.map((queue) => queue.waitUntilReady()));
-    const deadline = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, SETTLE_MS);
-      timer.unref();
-    });
-    await Promise.race([settled, deadline]);
-    clearTimeout(timer);
+    await withTimeout(settled, SETTLE_MS, 'Redis').catch(() => undefined);
   }
 }
