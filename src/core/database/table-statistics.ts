@@ -35,6 +35,17 @@ export async function analyzeStaleTables(db: Queryable, tables?: string[]): Prom
 }
 
 /**
+ * Makes the calling transaction's row counts reach pg_stat_user_tables when it commits, not up to a
+ * second or more later (PostgreSQL 15+ flushes a backend's statistics at most once a second), so an
+ * analyzeStaleTables run right after it sees the change. A no-op on older servers, which lack the function.
+ */
+export async function reportStatisticsAtCommit(db: Queryable): Promise<void> {
+  await db.query(`DO $$ BEGIN
+      IF current_setting('server_version_num')::int >= 150000 THEN EXECUTE 'SELECT pg_stat_force_next_flush()'; END IF;
+    END $$`);
+}
+
+/**
  * Moves the pending lists of the GIN indexes (on `tables`, else on every table of the schema) into
  * the indexes proper. A GIN index takes new entries into an unsorted pending list (up to
  * gin_pending_list_limit, 4 MB by default) that every search through it reads in full, and only

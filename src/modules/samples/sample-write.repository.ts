@@ -1,7 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
-import { analyzeStaleTables, cleanGinPendingLists } from '../../core/database/table-statistics';
+import {
+  analyzeStaleTables,
+  cleanGinPendingLists,
+  reportStatisticsAtCommit,
+} from '../../core/database/table-statistics';
 import { Sql, bind, empty, sql } from '../../core/database/sql';
 import { Sample, SampleCollector } from './sample.entity';
 
@@ -295,16 +299,9 @@ export class SampleWriteRepository {
 
   // ---------------------------------------------------------------- statistics
 
-  /**
-   * Makes this transaction's row counts reach pg_stat_user_tables when it commits, not up to a
-   * second or more later: PostgreSQL (15+) flushes a backend's statistics at most once a second, so
-   * the statistics refresh that follows a batch could otherwise see the table as unchanged and skip
-   * its ANALYZE. A no-op on older servers, which lack the function.
-   */
+  /** This transaction's row counts reach the statistics at commit: the refresh after a batch must see them. */
   async reportStatisticsAtCommit(manager: EntityManager): Promise<void> {
-    await manager.query(`DO $$ BEGIN
-        IF current_setting('server_version_num')::int >= 150000 THEN EXECUTE 'SELECT pg_stat_force_next_flush()'; END IF;
-      END $$`);
+    await reportStatisticsAtCommit(manager);
   }
 
   /**
