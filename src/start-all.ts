@@ -83,10 +83,11 @@ class SupervisedChild {
 
 /**
  * `npm start`: one machine, one command. Applies migrations once, then runs API_PROCESSES API
- * processes and one worker as supervised child processes. The API processes are a node:cluster on
- * one port: this process holds the listening socket and hands connections to them in turn, so every
- * core serves requests. Ctrl-C or SIGTERM is passed on to every child, which shut down gracefully; a
- * child that dies on its own is restarted (see SupervisedChild) while the others keep serving.
+ * processes and one worker (none with START_WORKER=false) as supervised child processes. The API
+ * processes are a node:cluster on one port: this process holds the listening socket and hands
+ * connections to them in turn, so every core serves requests. Ctrl-C or SIGTERM is passed on to every
+ * child, which shut down gracefully; a child that dies on its own is restarted (see SupervisedChild)
+ * while the others keep serving.
  */
 async function main(): Promise<void> {
   const config = bootstrapConfig();
@@ -98,8 +99,8 @@ async function main(): Promise<void> {
   const env = { ...process.env, DATABASE_MIGRATE_ON_START: 'false' };
   const ext = extname(__filename);
   let exitCode = 0;
-  const apiProcesses = config.supervisor.apiProcesses;
-  let running = apiProcesses + 1;
+  const { apiProcesses, startWorker } = config.supervisor;
+  let running = apiProcesses + (startWorker ? 1 : 0);
   const children: SupervisedChild[] = [];
   const stopAll = (signal: NodeJS.Signals) => {
     for (const child of children) child.stop(signal);
@@ -117,6 +118,10 @@ async function main(): Promise<void> {
   // Both kinds of child inherit this process's execArgv, so `node -r ts-node/register src/start-all.ts` works too.
   cluster.setupPrimary({ exec: join(__dirname, `main${ext}`) });
   serveClusterMetrics();
+  // Whatever LOG_LEVEL the API processes run at: tells an operator (or a benchmark) when each one serves.
+  cluster.on('listening', (worker, address) =>
+    log(`API process ${worker.process.pid} listening on ${address.address}:${address.port}`),
+  );
   const launchApi: Launch = () => {
     const child = cluster.fork(env).process;
     // A cluster worker's own 'error' events (IPC closed while it exits) must not end the supervisor.
@@ -129,8 +134,11 @@ async function main(): Promise<void> {
       new SupervisedChild(apiProcesses === 1 ? 'api' : `api-${i}`, launchApi, config.supervisor, giveUp, stopped),
     );
   }
-  children.push(new SupervisedChild('worker', launchWorker, config.supervisor, giveUp, stopped));
-  log(`starting ${apiProcesses} API process${apiProcesses === 1 ? '' : 'es'} and a worker`);
+  if (startWorker) children.push(new SupervisedChild('worker', launchWorker, config.supervisor, giveUp, stopped));
+  log(
+    `starting ${apiProcesses} API process${apiProcesses === 1 ? '' : 'es'}` +
+      (startWorker ? ' and a worker' : ' (no worker: START_WORKER=false)'),
+  );
   for (const child of children) child.start();
   // In a terminal, Ctrl-C reaches the children too (same process group); forwarding is harmless.
   process.on('SIGINT', () => stopAll('SIGINT'));

@@ -29,6 +29,12 @@ describe('loadAppConfig', () => {
     expect(config.igsn.doiPrefix).toBe('10.5072');
     expect(config.http.corsOrigins).toBe('*');
     expect(config.database.migrateOnStart).toBe(true);
+    expect(config.supervisor.startWorker).toBe(true);
+  });
+
+  it('lets npm start run the API processes without the worker', () => {
+    const config = loadAppConfig({ ...base, API_PROCESSES: '2', START_WORKER: 'false' });
+    expect(config.supervisor).toMatchObject({ apiProcesses: 2, startWorker: false });
   });
 
   it('names a missing required variable in one line', () => {

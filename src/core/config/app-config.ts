@@ -164,6 +164,8 @@ export interface AppConfig {
     crashWindowSeconds: number;
     /** API processes `npm start` runs on the one port (node:cluster); the worker is one more. */
     apiProcesses: number;
+    /** Whether `npm start` runs the worker beside them (START_WORKER=false: workers run elsewhere, or a benchmark). */
+    startWorker: boolean;
   };
   /** The registry's public base URL (`https://registry.example.org`): landing pages, sitemap, DOI targets. */
   publicUrl: string | null;
@@ -353,6 +355,7 @@ export function loadAppConfig(env: Env): AppConfig {
       crashWindowSeconds: integer(env, 'SUPERVISOR_CRASH_WINDOW_SECONDS', 60, 1, 86400),
       // The machine's cores minus one (left to the worker and PostgreSQL), at least one.
       apiProcesses: integer(env, 'API_PROCESSES', Math.max(1, availableParallelism() - 1), 1, 256),
+      startWorker: boolean(env, 'START_WORKER', true),
     },
     publicUrl: publicUrl?.replace(/\/+$/, '') ?? null,
     datacite,
