@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processTree } from './cpu-monitor';
 
 // The test support's, shared: the benchmarks start API processes the way the system tests do.
 export { freePort } from '../../test/support/free-port';
@@ -28,6 +29,12 @@ export interface ApiProcessOptions {
   port: number;
   /** Answers 200 once the process can serve, e.g. /api/health/ready/. */
   readyPath: string;
+  /**
+   * Also wait until the process has written a line containing `text` this many times, e.g. the
+   * supervisor's `listening on` once per API process of a cluster: the ready path answers as soon as
+   * one of them listens.
+   */
+  readyOutput?: { text: string; times: number };
   readyTimeoutMs?: number;
 }
 
@@ -35,13 +42,18 @@ export interface ApiProcessOptions {
 export class ApiProcess {
   private readonly output: string[] = [];
   private exited: Promise<number | null>;
+  /** Lines seen so far containing the `readyOutput` text. */
+  private readyLines = 0;
 
   private constructor(
     private readonly child: ChildProcess,
     readonly baseUrl: string,
+    readyText?: string,
   ) {
     const keep = (chunk: Buffer) => {
-      this.output.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      const lines = chunk.toString('utf8').split('\n').filter(Boolean);
+      if (readyText) this.readyLines += lines.filter((line) => line.includes(readyText)).length;
+      this.output.push(...lines);
       this.output.splice(0, Math.max(0, this.output.length - 40));
     };
     child.stdout?.on('data', keep);
@@ -54,9 +66,9 @@ export class ApiProcess {
       env: { ...process.env, ...options.env, PORT: String(options.port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const api = new ApiProcess(child, `http://127.0.0.1:${options.port}`);
+    const api = new ApiProcess(child, `http://127.0.0.1:${options.port}`, options.readyOutput?.text);
     try {
-      await api.waitUntilReady(options.readyPath, options.readyTimeoutMs ?? 60_000);
+      await api.waitUntilReady(options.readyPath, options.readyOutput?.times ?? 0, options.readyTimeoutMs ?? 60_000);
     } catch (error) {
       await api.stop();
       throw error;
@@ -68,12 +80,17 @@ export class ApiProcess {
     return this.child.pid;
   }
 
+  /** The process and every process it started (a cluster's API processes): whose CPU counts as the API's. */
+  pids(): number[] {
+    return this.child.pid ? processTree(this.child.pid) : [];
+  }
+
   /** The last lines the process wrote (stdout and stderr), for error reports. */
   recentOutput(): string {
     return this.output.join('\n');
   }
 
-  private async waitUntilReady(path: string, timeoutMs: number): Promise<void> {
+  private async waitUntilReady(path: string, readyLines: number, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     let exitCode: number | null | undefined;
     void this.exited.then((code) => (exitCode = code));
@@ -83,7 +100,7 @@ export class ApiProcess {
       }
       try {
         const response = await fetch(`${this.baseUrl}${path}`, { signal: AbortSignal.timeout(2000) });
-        if (response.ok) return;
+        if (response.ok && this.readyLines >= readyLines) return;
       } catch {
         // Not listening yet.
       }

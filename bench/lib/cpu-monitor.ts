@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /*
  * Benchmarks share the machine with whatever else runs on it (other test suites, builds). These
@@ -33,6 +33,33 @@ function processTicks(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * `pid` and every process below it (children, their children…), e.g. a node:cluster primary and its
+ * API processes; empty once `pid` is gone or without /proc.
+ */
+export function processTree(pid: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  const children = new Map<number, number[]>();
+  for (const entry of entries) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // Exited while listed.
+    }
+  }
+  if (!entries.includes(String(pid))) return [];
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
+  return tree;
 }
 
 export interface CpuShare {

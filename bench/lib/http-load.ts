@@ -20,20 +20,23 @@ export interface HttpLoadOptions {
   timeoutSeconds?: number;
   /** Ends the measured run early when it settles (e.g. a job completing), whatever the duration. */
   until?: Promise<unknown>;
+  /** The answers that count as served (default: 2xx); e.g. only 304 when revalidating with `If-None-Match`. */
+  served?: (statusCode: number) => boolean;
 }
 
 export interface HttpLoadResult {
   /** Responses received in the measured run. */
   responses: number;
+  /** Responses served as expected (2xx unless `served` says otherwise). */
   ok: number;
-  /** Responses outside 2xx, by status code. */
+  /** The other responses, by status code. */
   failures: Record<string, number>;
   /** Connection errors and timeouts (no response at all). */
   errors: number;
   seconds: number;
-  /** 2xx responses per second. */
+  /** Served responses per second. */
   okPerSecond: number;
-  /** Latency of the 2xx answers (request written to response complete), exact percentiles. */
+  /** Latency of the served answers (request written to response complete), exact percentiles. */
   latency: LatencySummary;
   /** CPU shares during the measured run, when the hooks watch them. */
   cpu?: CpuShare;
@@ -44,6 +47,7 @@ async function fire(
   measured: boolean,
   limits: { duration?: number; amount?: number; until?: Promise<unknown> },
 ) {
+  const served = options.served ?? ((statusCode: number) => statusCode >= 200 && statusCode < 300);
   const latencies: number[] = [];
   const failures: Record<string, number> = {};
   let ok = 0;
@@ -64,7 +68,7 @@ async function fire(
   instance.on('response', (_client, statusCode, _bytes, responseTime) => {
     if (!measured) return;
     // Latencies of answers only: quick refusals (429, 503) would make the percentiles look good.
-    if (statusCode >= 200 && statusCode < 300) {
+    if (served(statusCode)) {
       ok += 1;
       latencies.push(responseTime);
     } else failures[statusCode] = (failures[statusCode] ?? 0) + 1;
@@ -98,7 +102,7 @@ export async function runHttpLoad(options: HttpLoadOptions): Promise<HttpLoadRes
   const seconds = result.duration;
   return {
     cpu,
-    responses: latencies.length,
+    responses: ok + Object.values(failures).reduce((sum, count) => sum + count, 0),
     ok,
     failures,
     errors: result.errors,
