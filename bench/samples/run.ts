@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { Pool } from 'pg';
 import * as prettier from 'prettier';
 import { prepareDatabase } from '../../src/core/database/prepare-database';
-import { ApiProcess, freePort, snapshotBuild } from '../lib/api-process';
+import { ApiProcess, ApiProcessOptions, freePort, snapshotBuild } from '../lib/api-process';
 import { CpuShare, LoadHooks, TransientProcesses, startCpuWatch, waitForQuietMachine } from '../lib/cpu-monitor';
 import { databaseExists, dropDatabase } from '../lib/bench-database';
 import { formatNumber, markdownTable } from '../lib/markdown';
@@ -30,6 +30,7 @@ import {
   publicList,
   queryPlans,
   register,
+  revalidate,
   searchWithQ,
 } from './scenarios';
 import {
@@ -69,16 +70,22 @@ async function waitForStandby(primary: Pool, standbyUrl: string): Promise<void> 
  * bench/samples/results.md (results-10m.md and the like for other sizes than 1,000,000).
  */
 
-/** The scenarios in the order they run (register last but one: it adds rows; counts last). */
-const SCENARIOS: { name: ScenarioName; title: string; run: Scenario }[] = [
-  { name: 'cold', title: 'Right after loading, before any ANALYZE', run: coldStatistics },
-  { name: 'fetch', title: 'Fetch by IGSN, anonymous and with a token', run: fetchByIgsn },
-  { name: 'list', title: 'Public list, page_size=25', run: publicList },
-  { name: 'q', title: 'Search with q', run: searchWithQ },
-  { name: 'page2000', title: 'page_size=2000', run: largePage },
-  { name: 'register', title: 'Register', run: register },
-  { name: 'count', title: 'Counts', run: counts },
+/**
+ * The scenarios in the order they run (register last but one: it adds rows; counts last). Those
+ * `byProcesses` run once for each of BENCH_API_PROCESSES, the others with its first count.
+ */
+const SCENARIOS: { name: ScenarioName; title: string; run: Scenario; byProcesses: boolean }[] = [
+  { name: 'cold', title: 'Right after loading, before any ANALYZE', run: coldStatistics, byProcesses: false },
+  { name: 'fetch', title: 'Fetch by IGSN, anonymous and with a token', run: fetchByIgsn, byProcesses: true },
+  { name: 'list', title: 'Public list, page_size=25', run: publicList, byProcesses: true },
+  { name: 'revalidate', title: 'Revalidation with If-None-Match', run: revalidate, byProcesses: true },
+  { name: 'q', title: 'Search with q', run: searchWithQ, byProcesses: true },
+  { name: 'page2000', title: 'page_size=2000', run: largePage, byProcesses: false },
+  { name: 'register', title: 'Register', run: register, byProcesses: true },
+  { name: 'count', title: 'Counts', run: counts, byProcesses: false },
 ];
+
+const processesLabel = (processes: number) => `${processes} API process${processes === 1 ? '' : 'es'}`;
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -155,11 +162,15 @@ function codeVersion(): string {
   }
 }
 
+/** Rates and shares: higher is better; latencies and counts: lower is. */
+const higherIsBetter = (figure: Figure) => figure.kind !== 'latency';
+
 function verdict(figure: Figure, bareFetch: number | undefined): string {
   const checks: boolean[] = [];
   if (figure.target !== undefined)
-    checks.push(figure.kind === 'rate' ? figure.api >= figure.target : figure.api <= figure.target);
-  if (figure.minShareOfSql !== undefined) checks.push(figure.api >= figure.minShareOfSql * figure.sql);
+    checks.push(higherIsBetter(figure) ? figure.api >= figure.target : figure.api <= figure.target);
+  if (figure.minShareOfSql !== undefined)
+    checks.push(figure.sql !== undefined && figure.api >= figure.minShareOfSql * figure.sql);
   if (figure.minShareOfBareFetch !== undefined)
     checks.push(bareFetch !== undefined && figure.api >= figure.minShareOfBareFetch * bareFetch);
   if (checks.length === 0) return '';
@@ -168,7 +179,7 @@ function verdict(figure: Figure, bareFetch: number | undefined): string {
 
 function target(figure: Figure): string {
   const parts: string[] = [];
-  if (figure.target !== undefined) parts.push(`${figure.kind === 'rate' ? '≥' : '≤'} ${formatNumber(figure.target)}`);
+  if (figure.target !== undefined) parts.push(`${higherIsBetter(figure) ? '≥' : '≤'} ${formatNumber(figure.target)}`);
   if (figure.minShareOfSql !== undefined) parts.push(`≥ ${(figure.minShareOfSql * 100).toFixed(0)}% of SQL`);
   if (figure.minShareOfBareFetch !== undefined)
     parts.push(`≥ ${(figure.minShareOfBareFetch * 100).toFixed(0)}% of bare fetch`);
@@ -191,8 +202,8 @@ function report(
       index === 0 ? scenario.name : '',
       figure.metric,
       formatNumber(figure.api, digits(figure)),
-      formatNumber(figure.sql, digits(figure)),
-      formatNumber(figure.api / figure.sql, 2),
+      figure.sql === undefined ? '' : formatNumber(figure.sql, digits(figure)),
+      figure.sql === undefined ? '' : formatNumber(figure.api / figure.sql, 2),
       figure.bare === undefined ? '' : formatNumber(figure.bare, digits(figure)),
       figure.kind === 'rate' && bareFetch ? formatNumber(figure.api / bareFetch, 2) : '',
       target(figure),
@@ -231,9 +242,11 @@ function report(
       `${formatNumber(facts.withCollectors)} with collectors), BENCH_SAMPLES=${settings.samples}.${generated}`,
     `- Machine: ${machineLine}.`,
     `- Code: ${version}.`,
-    `- API: one process (\`node dist/src/main.js\`, NODE_ENV=production, LOG_LEVEL=warn, ` +
-      `DATABASE_POOL_SIZE=${settings.apiPoolSize}); autocannon and the SQL client run in the bench process on the ` +
-      'same machine, over loopback.',
+    `- API: NODE_ENV=production, LOG_LEVEL=warn, ${settings.apiProcesses.map(deploymentDescription(settings)).join('; ')}; ` +
+      'autocannon and the SQL client run in the bench process on the same machine, over loopback. ' +
+      `Fetch, list, revalidate, q and register run with each count (BENCH_API_PROCESSES=${settings.apiProcesses.join(',')}), ` +
+      'the other scenarios with the first; the bare app and SQL runs are measured once and serve every count. ' +
+      '"API CPU ms" sums every API process (and the supervising one).',
     `- Scenarios: ${settings.scenarios.join(', ')} (BENCH_SCENARIOS).`,
     settings.standbyUrl
       ? '- Reads: the API routes its reads to a streaming standby on this same machine (BENCH_READS_ON_STANDBY=1): ' +
@@ -289,8 +302,52 @@ function report(
   ].join('\n');
 }
 
+/** How the bench runs `processes` API processes, for the report. */
+function deploymentDescription(settings: BenchSettings): (processes: number) => string {
+  return (processes) =>
+    processes === 1
+      ? `1 process: \`node dist/src/main.js\`, DATABASE_POOL_SIZE=${settings.apiPoolSize}`
+      : `${processes} processes: \`node dist/src/start-all.js\` (as \`npm start\`) with API_PROCESSES=${processes}, ` +
+        `START_WORKER=false, DATABASE_POOL_SIZE=${poolPerProcess(settings, processes)} each (node:cluster on one port)`;
+}
+
+/** Each API process's share of the pool, so every process count opens as many connections as one process. */
+function poolPerProcess(settings: BenchSettings, processes: number): number {
+  return Math.ceil(settings.apiPoolSize / processes);
+}
+
+/** The API under test with `processes` processes, started from the build copy. */
+function startApi(settings: BenchSettings, buildRoot: string, processes: number, port: number): Promise<ApiProcess> {
+  const options: ApiProcessOptions = {
+    entry: join(buildRoot, 'dist', 'src', 'main.js'),
+    nodeArgs: settings.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', settings.cpuProfileDir] : [],
+    env: apiEnvironment(settings),
+    port,
+    readyPath: '/api/health/ready/',
+  };
+  if (processes === 1) return ApiProcess.start(options);
+  return ApiProcess.start({
+    ...options,
+    entry: join(buildRoot, 'dist', 'src', 'start-all.js'),
+    nodeArgs: [],
+    env: {
+      ...options.env,
+      API_PROCESSES: String(processes),
+      START_WORKER: 'false',
+      DATABASE_POOL_SIZE: String(poolPerProcess(settings, processes)),
+    },
+    // The supervisor logs each API process once it listens; the ready path answers after the first.
+    readyOutput: { text: 'listening on', times: processes },
+  });
+}
+
 async function main(): Promise<void> {
   const settings = benchSettings();
+  if (settings.cpuProfileDir && settings.apiProcesses.some((count) => count !== 1)) {
+    // One profile per process and one set of windows: profiles are of the single-process API only.
+    log('BENCH_CPU_PROFILE: measuring 1 API process only (BENCH_API_PROCESSES ignored)');
+    settings.apiProcesses = [1];
+  }
   const projectRoot = resolve(__dirname, '..', '..');
   if (!existsSync(join(projectRoot, 'dist', 'src', 'main.js'))) {
     throw new Error('dist/src/main.js is missing: run `npm run build` (npm run bench:samples does).');
@@ -368,27 +425,30 @@ async function main(): Promise<void> {
 
   const build = await snapshotBuild(projectRoot);
   cleanups.push({ label: 'build copy', run: () => build.remove() });
-  const entry = join(build.root, 'dist', 'src', 'main.js');
-  const port = await freePort();
-  log(`Starting the API on 127.0.0.1:${port}`);
   if (settings.cpuProfileDir) {
     await mkdir(settings.cpuProfileDir, { recursive: true });
     log(`Profiling the API's CPU into ${settings.cpuProfileDir} (written when it stops)`);
   }
-  const api = await ApiProcess.start({
-    entry,
-    nodeArgs: settings.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', settings.cpuProfileDir] : [],
-    env: apiEnvironment(settings),
-    port,
-    readyPath: '/api/health/ready/',
-  });
-  cleanups.push({ label: 'API process', run: () => api.stop() });
+  // One API deployment runs at a time (another process count replaces it): they would share the cores.
+  let api: { processes: number; process: ApiProcess } | undefined;
+  const useApi = async (processes: number): Promise<ApiProcess> => {
+    if (api?.processes === processes) return api.process;
+    if (api) {
+      log(`Stopping the API (${processesLabel(api.processes)})`);
+      await api.process.stop();
+    }
+    const port = await freePort();
+    log(`Starting the API on 127.0.0.1:${port} (${processesLabel(processes)})`);
+    api = { processes, process: await startApi(settings, build.root, processes, port) };
+    return api.process;
+  };
+  cleanups.push({ label: 'API process', run: async () => api?.process.stop() });
 
   const ownPids = async () => {
     const { rows } = await pool.query<{ pid: number }>(
       "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'",
     );
-    return { bench: [process.pid], api: api.pid ? [api.pid] : [], postgres: rows.map((row) => row.pid) };
+    return { bench: [process.pid], api: api?.process.pids() ?? [], postgres: rows.map((row) => row.pid) };
   };
   // Parallel workers (count(*) over the public samples) live for one statement: polled, not listed.
   const parallelWorkers: TransientProcesses = {
@@ -442,33 +502,45 @@ async function main(): Promise<void> {
     readyPath: '/health',
   });
   cleanups.push({ label: 'bare app', run: () => bare.stop() });
-  const env: ScenarioEnvironment = {
+  const shared = {
     settings,
-    apiUrl: api.baseUrl,
     bareUrl: bare.baseUrl,
-    baseline: {},
+    baseline: {} as ScenarioEnvironment['baseline'],
+    sideRuns: new Map() as ScenarioEnvironment['sideRuns'],
     pool,
     context: nest,
     registrant,
     hooks,
     log,
     profileWindows: settings.cpuProfileDir ? [] : undefined,
-  };
-  const scenarios: ScenarioReport[] = [];
+  } satisfies Omit<ScenarioEnvironment, 'apiUrl' | 'apiProcesses'>;
+  const scenarios: { order: number; processes: number; reports: ScenarioReport[] }[] = [];
   const chosen = SCENARIOS.filter(({ name }) => settings.scenarios.includes(name));
+  const named = settings.apiProcesses.length > 1 || settings.apiProcesses[0] !== 1;
   for (const [index, scenario] of chosen.entries()) {
-    log(`\n(${index + 1}) ${scenario.title}`);
-    scenarios.push(...(await scenario.run(env)));
+    const counts = scenario.byProcesses ? settings.apiProcesses : settings.apiProcesses.slice(0, 1);
+    // The deployment already running first: one restart fewer per scenario.
+    const ordered = [...counts].sort((a, b) => Number(b === api?.processes) - Number(a === api?.processes));
+    for (const processes of ordered) {
+      log(`\n(${index + 1}) ${scenario.title}${named ? `, ${processesLabel(processes)}` : ''}`);
+      const apiUrl = (await useApi(processes)).baseUrl;
+      const reports = await scenario.run({ ...shared, apiUrl, apiProcesses: processes });
+      if (named) for (const report of reports) report.name = `${report.name}, ${processesLabel(processes)}`;
+      scenarios.push({ order: index, processes, reports });
+    }
   }
-  if (settings.cpuProfileDir && env.profileWindows) {
+  if (settings.cpuProfileDir && shared.profileWindows) {
     const windowsFile = join(settings.cpuProfileDir, 'windows.json');
-    await writeFile(windowsFile, `${JSON.stringify(env.profileWindows, null, 2)}\n`);
+    await writeFile(windowsFile, `${JSON.stringify(shared.profileWindows, null, 2)}\n`);
     log(`Measured windows for the profile: ${windowsFile} (bench/lib/cpu-profile.ts reads them)`);
   }
   log('\nQuery plans');
-  const plans = await queryPlans(env);
+  const plans = await queryPlans(shared);
 
-  const markdown = report(version, settings, machineLine, facts, scenarios, plans, env.baseline.fetchPerSecond);
+  const reports = scenarios
+    .sort((a, b) => a.order - b.order || a.processes - b.processes)
+    .flatMap((scenario) => scenario.reports);
+  const markdown = report(version, settings, machineLine, facts, reports, plans, shared.baseline.fetchPerSecond);
   const file = join(
     __dirname,
     `results${settings.samples === 1_000_000 ? '' : `-${sizeLabel(settings.samples)}`}${settings.standbyUrl ? '-standby' : ''}.md`,

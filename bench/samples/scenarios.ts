@@ -20,13 +20,16 @@ import {
   tokenCheckStatement,
 } from './sql-side';
 
-/** One figure of a scenario, measured through the API and straight in SQL. */
+/** One figure of a scenario, measured through the API and (where it has one) straight in SQL. */
 export interface Figure {
   metric: string;
   api: number;
-  sql: number;
-  /** Higher is better for rates, lower for latencies and counts; the target is checked against `api`. */
-  kind: 'rate' | 'latency';
+  sql?: number;
+  /**
+   * Higher is better for rates and shares (a percentage of answers), lower for latencies and counts;
+   * the target is checked against `api`. Rates are also shown as a ratio to the bare app's fetch rate.
+   */
+  kind: 'rate' | 'share' | 'latency';
   target?: number;
   /** A rate that must also reach this share of the SQL-only rate of the same run (0-1). */
   minShareOfSql?: number;
@@ -91,9 +94,19 @@ export function cpuPerRequest(measurement: Measurement): Record<string, number> 
   return Object.fromEntries(Object.entries(seconds).map(([group, used]) => [group, (1000 * used) / measurement.count]));
 }
 
+/** An HTTP or SQL run's outcome as a scenario sees it. */
+type Run<R> = { result: R; measurement: Measurement };
+
 export interface ScenarioEnvironment {
   settings: BenchSettings;
   apiUrl: string;
+  /** API processes behind `apiUrl` (BENCH_API_PROCESSES): named in the labels of the API runs when above one. */
+  apiProcesses: number;
+  /**
+   * Runs that do not involve the API under test (the bare app, the SQL side), by label: measured once
+   * per bench run and reused when a scenario runs again with another number of API processes.
+   */
+  sideRuns: Map<string, Run<HttpLoadResult> | Run<SqlLoadResult>>;
   /** The bare NestJS + pg app serving the same fetch and list statements (bare-app.ts). */
   bareUrl: string;
   /** Figures of the bare app measured so far in this run: every rate is reported as a ratio to its fetch rate. */
@@ -169,30 +182,50 @@ function kit(env: ScenarioEnvironment) {
     return measurement;
   };
   const timed = { durationSeconds: settings.durationSeconds, warmup: { durationSeconds: settings.warmupSeconds } };
+  /** A run measured earlier in this bench run under the same label, without the API under test. */
+  const measuredBefore = <R>(label: string) => {
+    const earlier = env.sideRuns.get(label) as Run<R> | undefined;
+    if (earlier) log(`  ${label}: measured earlier in this run (${earlier.measurement.perSecond.toFixed(1)}/s)`);
+    return earlier;
+  };
   return {
     runs,
-    /** An HTTP run (timed unless `amount` is given); `strict` refuses more than 1% failures. */
+    /**
+     * An HTTP run (timed unless `amount` is given); `strict` refuses more than 1% failures. Runs
+     * against another URL than the API's (the bare app) are measured once per bench run.
+     */
     http: async (
-      label: string,
+      name: string,
       options: Omit<HttpLoadOptions, 'url' | 'warmup' | 'hooks'> &
         Partial<Pick<HttpLoadOptions, 'url' | 'warmup' | 'hooks'>>,
       strict = true,
-    ) => {
+    ): Promise<Run<HttpLoadResult>> => {
       const load = { url: env.apiUrl, hooks, ...timed, ...options };
-      if (env.profileWindows && load.url === env.apiUrl) load.hooks = profiled(load.hooks, label, env.profileWindows);
+      const ofApi = load.url === env.apiUrl;
+      const label = ofApi && env.apiProcesses > 1 ? `${name} (${env.apiProcesses} API processes)` : name;
+      const earlier = ofApi ? undefined : measuredBefore<HttpLoadResult>(label);
+      if (earlier) return earlier;
+      if (env.profileWindows && ofApi) load.hooks = profiled(load.hooks, label, env.profileWindows);
       const result = await runHttpLoad(load);
       const window = env.profileWindows?.find((candidate) => candidate.label === label);
       if (window) window.requests = result.responses;
       if (strict) checkHttp(label, result);
-      return { result, measurement: keep(measured(label, result)) };
+      const run = { result, measurement: keep(measured(label, result)) };
+      if (!ofApi) env.sideRuns.set(label, run);
+      return run;
     },
-    /** A SQL run at `concurrency`; failed operations are counted, not thrown. */
+    /**
+     * A SQL run at `concurrency`; failed operations are counted, not thrown. Measured once per bench
+     * run: a scenario run again with another number of API processes reuses it.
+     */
     sql: async (
       label: string,
       concurrency: number,
       operation: (n: number) => Promise<unknown>,
       options: Partial<Pick<SqlLoadOptions, 'amount' | 'warmup' | 'durationSeconds'>> = {},
-    ) => {
+    ): Promise<Run<SqlLoadResult>> => {
+      const earlier = measuredBefore<SqlLoadResult>(label);
+      if (earlier) return earlier;
       let failures = 0;
       const result = await runSqlLoad({
         concurrency,
@@ -204,7 +237,9 @@ function kit(env: ScenarioEnvironment) {
             failures += 1;
           }),
       });
-      return { result, measurement: keep(measured(label, result, failures)) };
+      const run = { result, measurement: keep(measured(label, result, failures)) };
+      env.sideRuns.set(label, run);
+      return run;
     },
   };
 }
@@ -262,6 +297,8 @@ export async function fetchByIgsn(env: ScenarioEnvironment): Promise<ScenarioRep
   const plain = await sql('Fetch: SQL fetch statement, 16 clients', 16, (n) =>
     runStatement(pool, fetchStatement(igsns[n % igsns.length])),
   );
+  // The runs measured so far are the anonymous fetch's (the bare and SQL ones only when measured now).
+  const anonymousRuns = runs.length;
   const accessToken = await env.registrant.issueAccessToken();
   const withToken = await http('Fetch: API with a bearer token, 16 connections', {
     connections: 16,
@@ -291,14 +328,14 @@ export async function fetchByIgsn(env: ScenarioEnvironment): Promise<ScenarioRep
       name: 'Fetch by IGSN, anonymous, 16 connections',
       figures: figures(anonymous.result, plain.result, 0.7),
       cpu: { api: anonymous.result.cpu, sql: plain.result.cpu },
-      runs: runs.slice(0, 3),
+      runs: runs.slice(0, anonymousRuns),
       notes: [],
     },
     {
       name: 'Fetch by IGSN, bearer token, 16 connections',
       figures: figures(withToken.result, checked.result, 0.6),
       cpu: { api: withToken.result.cpu, sql: checked.result.cpu },
-      runs: runs.slice(3),
+      runs: runs.slice(anonymousRuns),
       notes: [],
     },
   ];
@@ -369,6 +406,85 @@ export async function publicList(env: ScenarioEnvironment): Promise<ScenarioRepo
       cpu: { api: api.result.cpu, sql: side.result.cpu },
       runs,
       notes: [],
+    },
+  ];
+}
+
+/** The `ETag` the API answers each path with now (anonymously), fetched 8 at a time; throws without one. */
+async function currentEtags(apiUrl: string, paths: string[]): Promise<string[]> {
+  const etags: string[] = new Array<string>(paths.length);
+  let next = 0;
+  const client = async () => {
+    for (let i = next++; i < paths.length; i = next++) {
+      const response = await fetch(`${apiUrl}${paths[i]}`);
+      await response.arrayBuffer();
+      const etag = response.headers.get('etag');
+      if (response.status !== 200 || !etag) {
+        throw new Error(`GET ${paths[i]} answered ${response.status} without an ETag: nothing to revalidate.`);
+      }
+      etags[i] = etag;
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, client));
+  return etags;
+}
+
+/**
+ * (2b) HTTP caching (issue 23 §5): clients that hold a copy send `If-None-Match` with its `ETag`.
+ * Anonymous fetches over 2,000 random public IGSNs and list pages 1-5, 16 connections, each request
+ * carrying the tag the API gave that URL just before: every answer should be a 304 without a body.
+ * Reported: 304s per second (and as a ratio to the bare app's fetch, which serves full bodies), the
+ * share of answers that were 304s (anything else is a miss: the tag changed or was not honoured), p99.
+ */
+export async function revalidate(env: ScenarioEnvironment): Promise<ScenarioReport[]> {
+  const { pool } = env;
+  const { runs, http } = kit(env);
+  const fetchPaths = (await publicIgsns(pool, 2_000)).map((igsn) => `/api/samples/${igsn}/`);
+  const listPaths = LIST_PAGES.map((page) => listPath(page, 25));
+  const conditional = async (label: string, paths: string[]) => {
+    const etags = await currentEtags(env.apiUrl, paths);
+    let next = 0;
+    const { result } = await http(
+      label,
+      {
+        connections: 16,
+        served: (status) => status === 304,
+        requests: [
+          {
+            method: 'GET',
+            setupRequest: (r) => {
+              const i = next++ % paths.length;
+              return { ...r, path: paths[i], headers: { ...r.headers, 'if-none-match': etags[i] } };
+            },
+          },
+        ],
+      },
+      false,
+    );
+    return result;
+  };
+  const fetches = await conditional('Revalidate: API fetch with If-None-Match, 16 connections', fetchPaths);
+  const pages = await conditional('Revalidate: API list pages 1-5 with If-None-Match, 16 connections', listPaths);
+  // Misses (200s, errors) count against the share; a 100 % share is the target: tags are stable while nothing changes.
+  const share = (result: HttpLoadResult) => (100 * result.ok) / Math.max(1, result.responses + result.errors);
+  const figures = (what: string, result: HttpLoadResult): Figure[] => [
+    { metric: `${what}: 304/s`, api: result.okPerSecond, kind: 'rate' },
+    { metric: `${what}: answers that were 304, %`, api: share(result), kind: 'share', target: 100 },
+    { metric: `${what}: p50 ms`, api: result.latency.p50, kind: 'latency' },
+    { metric: `${what}: p99 ms`, api: result.latency.p99, kind: 'latency' },
+  ];
+  return [
+    {
+      name: 'Revalidation with If-None-Match, anonymous, 16 connections',
+      figures: [...figures('fetch', fetches), ...figures('list', pages)],
+      cpu: { api: fetches.cpu },
+      runs,
+      notes: [
+        `Each request carried the \`ETag\` the API had just answered for its URL (${fetchPaths.length} public ` +
+          `samples; list pages ${LIST_PAGES.join(', ')} of 25): 304s per second, the share of answers that were 304 ` +
+          '(a 200 or an error is a miss), latency of the 304s. No SQL side: what a 304 costs the database is the ' +
+          "API's own business (see the PostgreSQL CPU ms per request in the runs table).",
+      ],
     },
   ];
 }
@@ -870,7 +986,9 @@ export async function counts(env: ScenarioEnvironment): Promise<ScenarioReport[]
 }
 
 /** EXPLAIN (ANALYZE, BUFFERS) of the statements behind the figures of the scenarios run, for the report. */
-export async function queryPlans(env: ScenarioEnvironment): Promise<{ title: string; plan: string }[]> {
+export async function queryPlans(
+  env: Pick<ScenarioEnvironment, 'pool' | 'context' | 'settings' | 'registrant'>,
+): Promise<{ title: string; plan: string }[]> {
   const { pool, context, settings } = env;
   const ran = new Set(settings.scenarios);
   const plans: { title: string; statement: Statement }[] = [];

@@ -46,9 +46,16 @@ export interface BenchSettings {
    * the ones to report.
    */
   cpuProfileDir: string | null;
+  /**
+   * BENCH_API_PROCESSES=1,2 (the default): the process counts the fetch, list, revalidate, q and
+   * register scenarios are measured with, each in the same run and against the same bare app. One
+   * process is `dist/src/main.js` itself; more are `dist/src/start-all.js` (what `npm start` runs)
+   * with API_PROCESSES=n and START_WORKER=false. The other scenarios run with the first count.
+   */
+  apiProcesses: number[];
 }
 
-export const SCENARIO_NAMES = ['fetch', 'list', 'q', 'page2000', 'register', 'cold', 'count'] as const;
+export const SCENARIO_NAMES = ['fetch', 'list', 'revalidate', 'q', 'page2000', 'register', 'cold', 'count'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 function scenarioList(raw: string | undefined): ScenarioName[] {
@@ -73,6 +80,16 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1
   if (!raw) return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}".`);
   return Number(raw);
+}
+
+function processCounts(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const counts = raw.split(',').map((part) => part.trim());
+  if (counts.some((count) => !/^\d+$/.test(count) || Number(count) < 1 || Number(count) > 64)) {
+    throw new Error(`${name} must list process counts from 1 to 64 separated by commas (e.g. 1,2), got "${raw}".`);
+  }
+  return [...new Set(counts.map(Number))];
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
@@ -104,6 +121,7 @@ export function benchSettings(env: NodeJS.ProcessEnv = process.env): BenchSettin
     loadConnections: integer(env, 'BENCH_LOAD_CONNECTIONS', 2),
     standbyUrl: flag(env, 'BENCH_READS_ON_STANDBY', false) ? standbyUrl(env, databaseUrl) : null,
     cpuProfileDir: env.BENCH_CPU_PROFILE?.trim() ? resolve(env.BENCH_CPU_PROFILE.trim()) : null,
+    apiProcesses: processCounts(env, 'BENCH_API_PROCESSES', [1, 2]),
   };
 }
 
@@ -131,6 +149,8 @@ export function apiEnvironment(settings: BenchSettings): Record<string, string> 
     AUTH_RATE_LIMIT_PER_ACCOUNT: '100000',
     // The bench measures throughput from one address: the per-IP anonymous limit would cap it.
     ANONYMOUS_RATE_LIMIT_PER_MINUTE: '0',
+    // Nothing is in flight when the bench stops an API: no drain, so switching process counts is quick.
+    SHUTDOWN_DRAIN_SECONDS: '0',
     ...(settings.standbyUrl ? { DATABASE_READ_URLS: settings.standbyUrl } : {}),
   };
 }
