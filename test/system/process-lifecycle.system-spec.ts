@@ -246,6 +246,31 @@ describe('process lifecycle: graceful deploys and a supervised start', () => {
     expect(await supervisor.stop()).toBe(0);
     expect(await refused(port)).toBe('ECONNREFUSED');
   }, 300_000);
+
+  it('npm start with START_WORKER=false runs the API processes only and says when each listens, whatever LOG_LEVEL', async () => {
+    const port = await freePort();
+    // No worker: nothing consumes jobs, so the shared test database and queues are safe to use.
+    const supervisor = await startServiceProcess(
+      'start-all',
+      serviceEnv({
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SHUTDOWN_DRAIN_SECONDS: '0',
+        API_PROCESSES: '2',
+        START_WORKER: 'false',
+        LOG_LEVEL: 'warn',
+      }),
+      'starting 2 API processes (no worker: START_WORKER=false)',
+      120_000,
+    );
+    running.push(supervisor);
+    // Each API process compiles the app with ts-node first: minutes on a loaded machine.
+    await supervisor.waitForOutput(' listening on 127.0.0.1:', 2, 180_000);
+    expect((await get(port, '/api/health/ready/')).status).toBe(200);
+    expect(supervisor.output()).not.toMatch(/worker started/);
+    expect(await supervisor.stop()).toBe(0);
+    expect(supervisor.output()).toContain('all children stopped; exiting with code 0');
+  }, 300_000);
 });
 
 /** Polls `check` until it holds (log lines are written asynchronously); throws after 30 s. */
