@@ -17,6 +17,11 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
   return driver.code === '23505' && driver.constraint === constraint;
 }
 
+/** A foreign key violation: a row the statement refers to is gone (removed since it was looked up). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23503';
+}
+
 /**
  * The IGSN a failed insert found taken, from PostgreSQL's detail of the violation; undefined when
  * it was no duplicate IGSN or the detail cannot be read (the server's messages may be translated).
