@@ -8,7 +8,7 @@ import { ApiError } from '../../../core/http/api-error';
 import { CreateSampleDto, UpdateSampleDto } from '../dto/sample-write.dto';
 import { SampleDto } from '../dto/sample.dto';
 import { IgsnMinter, MintOptions } from '../igsn-minter';
-import { IgsnService } from '../igsn.service';
+import { IgsnService, namespaceCapacity } from '../igsn.service';
 import { RelatedResourceRepository } from '../related-resources/related-resource.repository';
 import { SampleAccessPolicy, SampleCaller } from '../sample-access.policy';
 import { withCanonicalFieldNames } from '../sample-field-aliases';
@@ -143,8 +143,8 @@ export class SampleWriter {
 
   /**
    * Prepares a register body into the columns of a new sample in `status`: its registry code, its
-   * references resolved, the rules of a new sample checked, its IGSN checked or minted (a batch
-   * mints and checks for all its rows at once instead).
+   * references resolved, the rules of a new sample checked, a supplied IGSN checked (one left out
+   * is minted by the insert; a batch mints and checks for all its rows at once instead).
    */
   async prepareNew(
     dto: CreateSampleDto,
@@ -294,16 +294,27 @@ export class SampleWriter {
   }
 
   /**
-   * Inserts one prepared sample with its collectors. A supplied IGSN taken meanwhile (a race) is a
-   * 409; a `minted` one is minted again (the body asked for none, so it gets no 409), up to
+   * Inserts one prepared sample with its collectors. A `minted` sample (the body sent no IGSN) gets
+   * its IGSN minted by the insert statement itself where the code allows (IgsnMinter.mintsInInsert),
+   * else by the minter first. A supplied IGSN taken meanwhile (a race) is a 409; a minted one is
+   * minted again, with the look for taken values (the body asked for none, so it gets no 409), up to
    * MINT_ATTEMPTS times.
    */
   private async insert(manager: EntityManager, write: ResolvedWrite, options: { minted: boolean }): Promise<number> {
+    const code = write.columns.registryCode as string;
+    if (options.minted && !this.minter.mintsInInsert(code)) await this.mintInto(manager, [write], { unchecked: true });
     for (let attempt = 1; ; attempt++) {
       // Columns left undefined are left out, so the table's defaults apply to them.
       const given = Object.fromEntries(Object.entries(write.columns).filter(([, value]) => value !== undefined));
       const row = rowOf(given, this.columnsOf(manager, [given]));
-      const id = await this.sampleWriteRepository.insertOne(manager, row, write.collectorIds ?? []);
+      const mintUnder = options.minted && write.columns.igsn === undefined ? code : undefined;
+      const { id, counter } = await this.sampleWriteRepository.insertOne(
+        manager,
+        row,
+        write.collectorIds ?? [],
+        mintUnder,
+      );
+      if (counter !== undefined && counter > namespaceCapacity(code)) throw this.minter.exhausted(code);
       if (id !== undefined) {
         await this.relatedResourcesRepository.link(manager, [id], write.relatedResourceIds ?? []);
         return id;
@@ -371,10 +382,7 @@ export class SampleWriter {
     context: SampleWriteContext,
   ): Promise<string | undefined> {
     const rules = CHANNEL_RULES[context.channel];
-    if (dto.igsn === undefined) {
-      // Unchecked: an IGSN taken already makes insert() mint again, with the check.
-      return rules.mintsEachSample ? (await this.minter.mint(manager, code, 1, { unchecked: true }))[0] : undefined;
-    }
+    if (dto.igsn === undefined) return undefined; // minted with the insert (a batch: in blocks)
     const suffix = this.igsnService.parseSupplied(dto.igsn, code);
     const claimant = await this.minter.namespaceClaimant(manager, code, suffix);
     if (claimant) throw ApiError.invalidField('igsn', `lies in the namespace of registry code ${claimant}`);
