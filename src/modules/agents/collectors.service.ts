@@ -86,7 +86,7 @@ export class CollectorsService {
       expression: items.length ? sql`jsonb_build_array(${join(expressions, ', ')})` : sql`'[]'::jsonb`,
       read: (answer) => {
         const ids = items.map((item, index) => item.read((answer as unknown[])[index]));
-        return ids.every((id) => id !== undefined) ? (ids) : undefined;
+        return ids.every((id) => id !== undefined) ? ids : undefined;
       },
     };
   }
