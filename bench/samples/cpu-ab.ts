@@ -4,6 +4,7 @@ import { Pool } from 'pg';
 import { ApiProcess, freePort } from '../lib/api-process';
 import { runHttpLoad } from '../lib/http-load';
 import { formatNumber, markdownTable } from '../lib/markdown';
+import { registerBody } from './scenarios';
 import { apiEnvironment, benchConfig, benchSettings, ensureRegistrant, openBenchContext } from './setup';
 
 /*
@@ -16,7 +17,8 @@ import { apiEnvironment, benchConfig, benchSettings, ensureRegistrant, openBench
  * seconds, alternating before/after over several rounds so that a change in the machine's load
  * falls on both, and reads the CPU time the API process spent (utime + stime from /proc) per
  * answer. Light on purpose (BENCH_AB_CONNECTIONS, 4), so it can run beside other work: it measures
- * CPU per request, not throughput.
+ * CPU per request, not throughput. BENCH_AB_KINDS picks the requests (fetch, token, list, register;
+ * all by default); register posts the `register` scenario's bodies, so both builds add samples.
  */
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux.
@@ -38,7 +40,8 @@ async function main(): Promise<void> {
   const pool = new Pool({ connectionString: settings.databaseUrl, max: 2 });
   const apis: { label: string; api: ApiProcess }[] = [];
   try {
-    const token = await (await ensureRegistrant(context, settings.samples)).issueAccessToken();
+    const registrant = await ensureRegistrant(context, settings.samples);
+    const token = await registrant.issueAccessToken();
     const { rows } = await pool.query<{ igsn: string }>(
       `SELECT igsn FROM sample WHERE metadata_store_status = 'published' AND NOT is_deactivated
         ORDER BY id DESC LIMIT 5000`,
@@ -63,11 +66,31 @@ async function main(): Promise<void> {
       method: 'GET' as const,
       setupRequest: (r: object) => ({ ...r, path: `/api/samples/?page_size=25&page=${1 + (n++ % 5)}` }),
     };
-    const kinds: { name: string; requests: (typeof fetch)[]; headers: Record<string, string> }[] = [
-      { name: 'Fetch, anonymous', requests: [fetch], headers: {} },
-      { name: 'Fetch, bearer token', requests: [fetch], headers: { authorization: `Bearer ${token}` } },
-      { name: 'List, page_size=25', requests: [list], headers: {} },
+    const register = {
+      method: 'POST' as const,
+      path: '/api/samples/',
+      setupRequest: (r: object) => ({ ...r, body: JSON.stringify(registerBody(registrant.codes[0], 2_000_000 + n++)) }),
+    };
+    type Kind = {
+      name: string;
+      key: string;
+      requests: { method: 'GET' | 'POST'; path?: string; setupRequest: (r: object) => object }[];
+      headers: Record<string, string>;
+    };
+    const allKinds: Kind[] = [
+      { name: 'Fetch, anonymous', key: 'fetch', requests: [fetch], headers: {} },
+      { name: 'Fetch, bearer token', key: 'token', requests: [fetch], headers: { authorization: `Bearer ${token}` } },
+      { name: 'List, page_size=25', key: 'list', requests: [list], headers: {} },
+      {
+        name: 'Register, bearer token',
+        key: 'register',
+        requests: [register],
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      },
     ];
+    const kinds = allKinds.filter((kind) =>
+      (process.env.BENCH_AB_KINDS ?? 'fetch,token,list,register').split(',').includes(kind.key),
+    );
     const totals = new Map<string, { cpu: number; answers: number; rounds: number[] }>();
     for (let round = 0; round < rounds; round += 1) {
       for (const kind of kinds) {

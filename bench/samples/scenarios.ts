@@ -634,7 +634,7 @@ const REGISTER_OBJECT_TYPES = ['Core', 'Individual sample', 'Rock hand sample', 
 const REGISTER_COUNTRIES = ['US', 'CA', 'DE', 'FR', 'GB', 'AU', 'NZ', 'JP', 'IS', 'CY'];
 
 /** A register body like a lab system's: a fifth of them name a collector that already exists. */
-function registerBody(code: string, n: number): Record<string, unknown> {
+export function registerBody(code: string, n: number): Record<string, unknown> {
   const lithology = LITHOLOGIES[n % LITHOLOGIES.length];
   const site = SITES[(n * 7) % SITES.length];
   return {

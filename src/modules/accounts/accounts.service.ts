@@ -2,6 +2,7 @@ import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { SqlLookup } from '../../core/database/sql-lookup';
 import { ApiError } from '../../core/http/api-error';
 import { ORCID_RESOLVER, orcidId } from '../../core/identifiers/persistent-identifiers';
 import { IndividualRepository } from '../agents/individual.repository';
@@ -447,6 +448,28 @@ export class AccountsService {
       user.isStaff || user.isAdmin,
       manager,
     );
+  }
+
+  /**
+   * The same question as registryCodeOwner and canUseRegistryCode together, as a lookup a statement
+   * asks beside others: the code and its owning team when it exists and the user may register under
+   * it; undefined otherwise (then those two say which, and why).
+   */
+  usableRegistryCodeLookup(
+    user: { userId: number; isStaff: boolean; isAdmin: boolean },
+    code: string,
+  ): SqlLookup<{ code: string; teamOwnerId: number | null }> {
+    return {
+      expression: this.registryCodeRepository.usableSql(
+        code.trim().toUpperCase(),
+        user.userId,
+        user.isStaff || user.isAdmin,
+      ),
+      read: (answer) => {
+        const row = answer as { code: string; team_owner_id: number | null } | null;
+        return row ? { code: row.code, teamOwnerId: row.team_owner_id } : undefined;
+      },
+    };
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
+import { Sql, sql } from '../../core/database/sql';
 import { RegistryCode } from './registry-code.entity';
 
 /**
@@ -79,6 +80,18 @@ export class RegistryCodeRepository {
       [code, userId, anyCode],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * SQL, for a statement that asks other things too: `{code, team_owner_id}` (jsonb) of the code
+   * when it exists and the user may register under it (as usableBy), else NULL.
+   */
+  usableSql(code: string, userId: number, anyCode: boolean): Sql {
+    return sql`SELECT jsonb_build_object('code', rc.code, 'team_owner_id', rc.team_owner_id) FROM registry_code rc
+        WHERE rc.code = ${code} AND (
+          ${anyCode}::boolean OR rc.user_owner_id = ${userId} OR EXISTS (
+            SELECT 1 FROM team_member tm
+             WHERE tm.team_id = rc.team_owner_id AND tm.user_id = ${userId} AND tm.role IN ('editor', 'manager')))`;
   }
 
   /** The codes the user owns or edits or manages the team of, in code order. */

@@ -1,5 +1,6 @@
 import { DeepPartial, EntityManager, EntityTarget, FindOptionsRelations } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Sql, around, bind, identifier, raw, sql } from '../../core/database/sql';
 import { LabelledRowRepository } from '../vocabularies/common/labelled-row.repository';
 import { AgentIdentifier } from './agent-identifier';
 
@@ -58,6 +59,20 @@ export abstract class AgentRepository<T extends { id: number }> {
       [label],
     );
     return rows.map((row) => row.id);
+  }
+
+  /**
+   * SQL, for a statement that asks other things too: the rows idsByIdentifier (with `value`) or else
+   * idsByLabel would find, oldest first, as a jsonb array of each row's columns (to_jsonb) plus
+   * `also`, an expression of the row's id (`also(id)`); NULL when there are none.
+   */
+  candidatesSql(value: string | null, label: string | null, also: (id: Sql) => Sql): Sql {
+    const { table, column, key } = this.agent.identifier;
+    const where = value
+      ? sql`${identifier(column)} IS NOT NULL AND ${around(key, raw(column))} = ${around(key, bind(value))}`
+      : sql`lower(btrim(label)) = lower(btrim(${label}))`;
+    return sql`SELECT jsonb_agg(to_jsonb(r) || jsonb_build_object('also', (${also(raw('r.id'))})) ORDER BY r.id)
+      FROM ${identifier(table)} r WHERE ${where}`;
   }
 
   /**

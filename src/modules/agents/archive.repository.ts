@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, FindOptionsRelations } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Sql, sql } from '../../core/database/sql';
 import { LabelledRowRepository } from '../vocabularies/common/labelled-row.repository';
 import { Archive } from './archive.entity';
 
@@ -29,6 +30,11 @@ export class ArchiveRepository {
 
   async update(id: number, fields: QueryDeepPartialEntity<Archive>): Promise<void> {
     await this.dataSource.manager.update(Archive, id, fields);
+  }
+
+  /** SQL, for a statement that asks other things too: the archive labelled `label` (to_jsonb of its row), else NULL. */
+  byLabelSql(label: string): Sql {
+    return sql`SELECT to_jsonb(a) FROM archive a WHERE lower(btrim(a.label)) = lower(btrim(${label})) ORDER BY a.id LIMIT 1`;
   }
 
   /** Archives with what a read needs, in the order of `ids`. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { SqlLookup } from '../../core/database/sql-lookup';
 import { ApiError } from '../../core/http/api-error';
 import { textLength } from '../../core/http/text-length';
 import { MatchOptions, fieldPath } from '../vocabularies/common/create-or-match';
@@ -13,9 +14,50 @@ import { InstitutionRepository } from './institution.repository';
 import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { definedOnly } from '../vocabularies/common/defined-only';
 import { refuseTakenLabel } from '../vocabularies/common/label-taken';
-import { storedEqualsSent } from '../vocabularies/common/stored-equals-sent';
+import { SentAttribute, storedEqualsSent, storesAllSent } from '../vocabularies/common/stored-equals-sent';
 import { assertMayChangeSharedAgent } from '../vocabularies/common/agent-edit.policy';
 import { AgentUsageRepository } from '../vocabularies/common/agent-usage.repository';
+
+/** The text fields an inline archive may send beside its label: the column, the entity's property, how it compares. */
+const TEXT_FIELDS = [
+  { column: 'alt_label', property: 'altLabel', caseInsensitive: false },
+  { column: 'description', property: 'description', caseInsensitive: false },
+  { column: 'city', property: 'city', caseInsensitive: true },
+  { column: 'url', property: 'url', caseInsensitive: false },
+  { column: 'uri', property: 'uri', caseInsensitive: false },
+] as const;
+
+type TextField = (typeof TEXT_FIELDS)[number];
+type TextColumn = TextField['column'];
+
+/** An archive row as a statement answers it (to_jsonb: its columns by name). */
+type StoredArchive = { id: number } & Record<TextColumn, string | null>;
+
+/** The text fields an inline archive sends, trimmed, by column. */
+function sentText(input: ArchiveInputDto): Record<TextColumn, string | null> {
+  return {
+    alt_label: trimToNull(input.alt_label),
+    description: trimToNull(input.description),
+    city: trimToNull(input.city),
+    url: trimToNull(input.url),
+    uri: trimToNull(input.uri),
+  };
+}
+
+/** The sent text fields as attributes a stored row must equal (storedEqualsSent); `stored` reads one from a row. */
+function textAttributes<Row>(
+  sent: Record<TextColumn, string | null>,
+  field: string | undefined,
+  stored: (row: Row, text: TextField) => string | null,
+): SentAttribute<Row>[] {
+  return TEXT_FIELDS.map((text) => ({
+    field: fieldPath(field, text.column),
+    column: text.column,
+    sent: sent[text.column],
+    stored: (row: Row) => stored(row, text),
+    caseInsensitive: text.caseInsensitive,
+  }));
+}
 
 /** Archive labels are unique (trimmed, case-insensitive): every write that names one files it under that label. */
 @Injectable()
@@ -125,14 +167,7 @@ export class ArchivesService {
       fieldPath(options.field, 'country'),
       manager,
     );
-    const values = {
-      alt_label: trimToNull(input.alt_label),
-      description: trimToNull(input.description),
-      country_id: country?.id ?? null,
-      city: trimToNull(input.city),
-      url: trimToNull(input.url),
-      uri: trimToNull(input.uri),
-    };
+    const values = { ...sentText(input), country_id: country?.id ?? null };
     const { id, created } = await this.labelledRowRepository.createOrMatch(
       {
         table: 'archive',
@@ -144,15 +179,6 @@ export class ArchivesService {
     );
     const load = async () => (await this.load([id], manager))[0];
     if (created) return load();
-    const text = (
-      name: 'alt_label' | 'description' | 'city' | 'url' | 'uri',
-      stored: (row: Archive) => string | null,
-    ) => ({
-      field: fieldPath(options.field, name),
-      column: name,
-      sent: values[name],
-      stored,
-    });
     return storedEqualsSent(this.labelledRowRepository, manager, {
       table: 'archive',
       id,
@@ -160,11 +186,7 @@ export class ArchivesService {
       load,
       editPath: `/api/archives/${id}/`,
       attributes: [
-        text('alt_label', (row) => row.altLabel),
-        text('description', (row) => row.description),
-        { ...text('city', (row) => row.city), caseInsensitive: true },
-        text('url', (row) => row.url),
-        text('uri', (row) => row.uri),
+        ...textAttributes(values, options.field, (row: Archive, { property }) => row[property]),
         {
           field: fieldPath(options.field, 'country'),
           column: 'country_id',
@@ -175,6 +197,25 @@ export class ArchivesService {
         },
       ],
     });
+  }
+
+  /**
+   * The archive match() would settle on without writing anything, as a lookup a statement asks beside
+   * others: the id of the archive with this label when it stores every field sent. Undefined (as a
+   * lookup, or as its answer) when match() must run: a new label, a blank to fill in, a difference to
+   * refuse, a country to resolve, or a label match() refuses.
+   */
+  knownLookup(input: ArchiveInputDto): SqlLookup<number> | undefined {
+    const label = trimToNull(input.label);
+    if (!label || textLength(label) > 200 || trimToNull(input.country)) return undefined;
+    const attributes = textAttributes(sentText(input), undefined, (row: StoredArchive, { column }) => row[column]);
+    return {
+      expression: this.archiveRepository.byLabelSql(label),
+      read: (answer) => {
+        const row = answer as StoredArchive | null;
+        return row && storesAllSent(row, attributes) ? row.id : undefined;
+      },
+    };
   }
 
   /** Archives with what a read needs, in the order of `ids`. */

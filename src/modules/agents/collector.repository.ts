@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { Sql, sql } from '../../core/database/sql';
 import { LabelledRowRepository } from '../vocabularies/common/labelled-row.repository';
 import { Collector } from './collector.entity';
 
@@ -48,6 +49,21 @@ export class CollectorRepository {
       if (inserted.length) return inserted[0].id;
     }
     throw new Error('create-or-match on collector did not settle');
+  }
+
+  /** SQL, for a statement that asks other things too: whether a collector has this id. */
+  existsSql(id: number): Sql {
+    return sql`SELECT EXISTS (SELECT 1 FROM collector WHERE id = ${id})`;
+  }
+
+  /**
+   * SQL, for a statement that asks other things too: the id of the row createOrMatch would find for
+   * this individual (an expression), no institution and this description; NULL when there is none.
+   */
+  individualCollectorIdSql(individualId: Sql, description: string | null): Sql {
+    return sql`SELECT id FROM collector
+      WHERE COALESCE(individual_id, 0) = COALESCE(${individualId}, 0) AND COALESCE(institution_id, 0) = 0
+        AND md5(COALESCE(description, '')) = md5(COALESCE(${description}::text, ''))`;
   }
 
   /** Collector rows by id with their individual and institution, in the order given. */

@@ -1,6 +1,8 @@
 import { isRowId } from '../../core/http/row-id';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { Sql, join, sql } from '../../core/database/sql';
+import { SqlLookup } from '../../core/database/sql-lookup';
 import { ApiError } from '../../core/http/api-error';
 import { MatchOptions } from '../vocabularies/common/create-or-match';
 import { trimToNull } from '../../core/http/trim';
@@ -64,6 +66,44 @@ export class CollectorsService {
       );
     }
     return this.load(ids, manager);
+  }
+
+  /**
+   * The collector ids resolve() would settle on without writing anything, as a lookup a statement asks
+   * beside others: each reference an existing collector's id, or a person (by identifier or name,
+   * without an organisation) whose collector row exists and who stores every name sent. Undefined (as
+   * a lookup, or as its answer) when resolve() must run.
+   */
+  knownLookup(references: (number | CollectorInputDto)[]): SqlLookup<number[]> | undefined {
+    const items: SqlLookup<number>[] = [];
+    for (const reference of references) {
+      const item = this.knownItem(typeof reference === 'number' ? { id: reference } : reference);
+      if (!item) return undefined;
+      items.push(item);
+    }
+    const expressions: Sql[] = items.map((item) => sql`(${item.expression})`);
+    return {
+      expression: items.length ? sql`jsonb_build_array(${join(expressions, ', ')})` : sql`'[]'::jsonb`,
+      read: (answer) => {
+        const ids = items.map((item, index) => item.read((answer as unknown[])[index]));
+        return ids.every((id) => id !== undefined) ? ids : undefined;
+      },
+    };
+  }
+
+  private knownItem(input: CollectorInputDto): SqlLookup<number> | undefined {
+    if (input.id !== undefined && input.id !== null) {
+      const id = input.id;
+      if (!isRowId(id)) return undefined;
+      return { expression: this.collectorRepository.existsSql(id), read: (answer) => (answer ? id : undefined) };
+    }
+    if (!input.individual || input.institution) return undefined;
+    const description = trimToNull(input.description);
+    const person = this.individualsService.knownLookup(input.individual, {
+      sql: (individualId) => this.collectorRepository.individualCollectorIdSql(individualId, description),
+      read: (answer) => (typeof answer === 'number' ? answer : undefined),
+    });
+    return person && { expression: person.expression, read: (answer) => person.read(answer)?.also };
   }
 
   /** Collector rows by id (e.g. to show a sample's collectors), in the order given. */

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { Sql } from '../../core/database/sql';
+import { SqlLookup } from '../../core/database/sql-lookup';
 import { ApiError } from '../../core/http/api-error';
 import { textLength } from '../../core/http/text-length';
 import { MatchOptions, fieldPath } from '../vocabularies/common/create-or-match';
@@ -11,7 +13,7 @@ import { CollectorIndividualInputDto } from './dto/collector-input.dto';
 import { IndividualPatchDto, IndividualWriteDto } from './dto/individual.dto';
 import type { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { definedOnly } from '../vocabularies/common/defined-only';
-import { storedEqualsSent } from '../vocabularies/common/stored-equals-sent';
+import { SentAttribute, storedEqualsSent, storesAllSent } from '../vocabularies/common/stored-equals-sent';
 import { assertMayChangeSharedAgent } from '../vocabularies/common/agent-edit.policy';
 import { AgentUsageRepository } from '../vocabularies/common/agent-usage.repository';
 import { ORCID } from './agent-identifier';
@@ -29,6 +31,24 @@ export function individualLabel(input: {
   if (label) return label;
   const name = [trimToNull(input.fname), trimToNull(input.lname)].filter(Boolean).join(' ');
   return name ? name.slice(0, 200) : null;
+}
+
+/** An individual row as a statement answers it (AgentRepository.candidatesSql). */
+type StoredIndividual = { id: number; label: string | null; fname: string | null; lname: string | null; also: unknown };
+
+/** The names a collector's individual sends, as attributes a matched row must store (storedEqualsSent). */
+function nameAttributes<Row extends { label: string | null; fname: string | null; lname: string | null }>(
+  input: CollectorIndividualInputDto,
+  field: string | undefined,
+): SentAttribute<Row>[] {
+  const sent = { label: individualLabel(input), fname: trimToNull(input.fname), lname: trimToNull(input.lname) };
+  return (['label', 'fname', 'lname'] as const).map((name) => ({
+    field: fieldPath(field, name),
+    column: name,
+    sent: sent[name],
+    stored: (row: Row) => row[name],
+    caseInsensitive: true,
+  }));
 }
 
 @Injectable()
@@ -168,18 +188,37 @@ export class IndividualsService {
         describe: (row: Individual) => `individual ${row.id} "${row.label ?? ''}"`,
         load: () => this.loadOne(id, manager),
         editPath: `/api/individuals/${id}/`,
-        attributes: [
-          { field: labelField, column: 'label', sent: label, stored: (row) => row.label, caseInsensitive: true },
-          ...(['fname', 'lname'] as const).map((name) => ({
-            field: fieldPath(options.field, name),
-            column: name,
-            sent: trimToNull(input[name]),
-            stored: (row: Individual) => row[name],
-            caseInsensitive: true,
-          })),
-        ],
+        attributes: nameAttributes<Individual>(input, options.field),
       });
     });
+  }
+
+  /**
+   * The individual match() would settle on without writing anything, as a lookup a statement asks
+   * beside others: its id, and the answer of `also` (an SQL expression of the individual's id), when
+   * the identifier sent finds one, or else the name finds exactly one, and it stores every name sent.
+   * Undefined (as a lookup, or as its answer) when match() must run: nobody named, nobody found, a
+   * name several have, a blank to fill in, a difference to refuse.
+   */
+  knownLookup<T>(
+    input: CollectorIndividualInputDto,
+    also: { sql: (id: Sql) => Sql; read: (answer: unknown) => T | undefined },
+  ): SqlLookup<{ id: number; also: T }> | undefined {
+    const label = individualLabel(input);
+    const uri = trimToNull(input.individual_uri);
+    if ((!label && !uri) || (label && textLength(label) > 200)) return undefined;
+    const attributes = nameAttributes<StoredIndividual>(input, undefined);
+    return {
+      expression: this.individualRepository.candidatesSql(uri, label, also.sql),
+      read: (answer) => {
+        const rows = (answer ?? []) as StoredIndividual[];
+        // As resolveAgent: an identifier takes the oldest row that has it; a name only a row it alone names.
+        const row = uri || rows.length === 1 ? rows[0] : undefined;
+        if (!row || !storesAllSent(row, attributes)) return undefined;
+        const value = also.read(row.also);
+        return value === undefined ? undefined : { id: row.id, also: value };
+      },
+    };
   }
 
   /** 409 when an individual other than `self` already has this identifier. */

@@ -13,7 +13,7 @@ export interface MintOptions {
   avoid?: ReadonlySet<string>;
   /**
    * Skip the look for values already stored: for one sample whose insert lets a taken IGSN pass
-   * (ON CONFLICT DO NOTHING) and then mints again with the look. One statement fewer per registration.
+   * (ON CONFLICT DO NOTHING) and then mints again with the look (a legacy 3-character code's).
    */
   unchecked?: boolean;
 }
@@ -39,11 +39,7 @@ export class IgsnMinter {
     while (minted.length < count) {
       const values = await this.sampleWriteRepository.nextCounterValues(manager, code, count - minted.length);
       if (values === undefined) throw ApiError.invalidField('registry_code', `unknown registry code ${code}`);
-      if (values[values.length - 1] > namespaceCapacity(code)) {
-        throw ApiError.conflict(`Registry code ${code} has no IGSNs left to mint.`, {
-          registry_code: ['namespace exhausted'],
-        });
-      }
+      if (values[values.length - 1] > namespaceCapacity(code)) throw this.exhausted(code);
       const candidates = values.map((value) => formatMintedSuffix(code, value));
       const claimed = new Set(candidates.map((candidate) => this.claimant(nested, candidate)));
       for (const other of claimed) {
@@ -61,6 +57,21 @@ export class IgsnMinter {
       );
     }
     return minted;
+  }
+
+  /**
+   * Whether an insert may mint under the code by itself (SampleWriteRepository.insertOne): no other
+   * code's namespace lies inside this one's, so the sequence's next value is always the code's to take.
+   */
+  mintsInInsert(code: string): boolean {
+    return code.length >= LONGEST_CODE;
+  }
+
+  /** 409: every IGSN of the code's namespace is handed out. */
+  exhausted(code: string): ApiError {
+    return ApiError.conflict(`Registry code ${code} has no IGSNs left to mint.`, {
+      registry_code: ['namespace exhausted'],
+    });
   }
 
   /**

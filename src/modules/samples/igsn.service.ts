@@ -4,7 +4,8 @@ import { InjectAppConfig } from '../../core/config/app-config.token';
 import { ApiError } from '../../core/http/api-error';
 
 const SUFFIX_PATTERN = /^[A-Z0-9.-]{9,32}$/;
-const BASE36 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+/** The digits of a minted counter. */
+export const BASE36_DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 /** The minted suffix: the code followed by a base-36 counter, zero-padded to 9 characters. */
 export function formatMintedSuffix(code: string, counter: number): string {
@@ -12,7 +13,7 @@ export function formatMintedSuffix(code: string, counter: number): string {
   let digits = '';
   let rest = counter;
   do {
-    digits = BASE36[rest % 36] + digits;
+    digits = BASE36_DIGITS[rest % 36] + digits;
     rest = Math.floor(rest / 36);
   } while (rest > 0);
   if (digits.length > width) throw new RangeError('counter exceeds the code namespace');

@@ -7,6 +7,7 @@ import {
   reportStatisticsAtCommit,
 } from '../../core/database/table-statistics';
 import { Sql, bind, empty, sql } from '../../core/database/sql';
+import { BASE36_DIGITS, namespaceCapacity } from './igsn.service';
 import { Sample, SampleCollector } from './sample.entity';
 
 /** Sample columns (database names) an INSERT of many rows may set, as one JSON record each. */
@@ -15,6 +16,11 @@ export type SampleRecord = Record<string, unknown>;
 export function isUniqueViolation(error: unknown, constraint: string): boolean {
   const driver = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : {};
   return driver.code === '23505' && driver.constraint === constraint;
+}
+
+/** A foreign key violation: a row the statement refers to is gone (removed since it was looked up). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23503';
 }
 
 /**
@@ -221,17 +227,40 @@ export class SampleWriteRepository {
 
   /**
    * Inserts one sample (`record`: its columns by database name) with its collectors, in order, in
-   * one statement; returns its id, or undefined when its IGSN is taken — then nothing is inserted,
-   * and the transaction goes on (no savepoint needed to try another IGSN). Any other violation (an
-   * external id) is raised as usual.
+   * one statement; returns its id, or no id when its IGSN is taken — then nothing is inserted, and
+   * the transaction goes on (no savepoint needed to try another IGSN). Any other violation (an
+   * external id) is raised as usual. With `mintUnder` (a registry code whose namespace holds no
+   * other code's) the statement mints the IGSN itself from the code's sequence, and returns the
+   * `counter` value it took: nothing is inserted either when that value lies past the namespace.
    */
-  async insertOne(manager: EntityManager, record: SampleRecord, collectorIds: number[]): Promise<number | undefined> {
-    const list = Object.keys(record)
-      .map((column) => `"${column}"`)
-      .join(', ');
-    const rows = await manager.query<{ id: string }[]>(
-      `WITH inserted AS (
-         INSERT INTO sample (${list}) SELECT ${list} FROM jsonb_populate_record(NULL::sample, $1::jsonb)
+  async insertOne(
+    manager: EntityManager,
+    record: SampleRecord,
+    collectorIds: number[],
+    mintUnder?: string,
+  ): Promise<{ id?: number; counter?: number }> {
+    const columns = Object.keys(record).map((column) => `"${column}"`);
+    const fromRecord = columns.map((column) => `r.${column}`);
+    // Minting: the counter in base 36, zero-padded to the namespace's width (formatMintedSuffix).
+    const mint = mintUnder
+      ? {
+          ctes: `counter AS (SELECT nextval(igsn_sequence_name($3::text)::regclass) AS value),
+                 minted AS (
+                   SELECT c.value, $3::text || string_agg(
+                            substr('${BASE36_DIGITS}', (c.value / power(36, k)::bigint % 36)::int + 1, 1), ''
+                            ORDER BY k DESC) AS igsn
+                     FROM counter c, generate_series(0, $4::int - 1) k
+                    GROUP BY c.value),`,
+          join: 'JOIN minted m ON m.value <= $5::bigint',
+          counter: '(SELECT value FROM counter)',
+          values: [mintUnder, 9 - mintUnder.length, namespaceCapacity(mintUnder)],
+        }
+      : { ctes: '', join: '', counter: 'NULL::bigint', values: [] };
+    const rows = await manager.query<{ id: string | null; counter: string | null }[]>(
+      `WITH ${mint.ctes} inserted AS (
+         INSERT INTO sample (${[...columns, ...(mintUnder ? ['"igsn"'] : [])].join(', ')})
+         SELECT ${[...fromRecord, ...(mintUnder ? ['m.igsn'] : [])].join(', ')}
+           FROM jsonb_populate_record(NULL::sample, $1::jsonb) r ${mint.join}
          ON CONFLICT (igsn) DO NOTHING
          RETURNING id
        ), collectors AS (
@@ -239,10 +268,14 @@ export class SampleWriteRepository {
          SELECT inserted.id, c.position - 1, c.collector_id
            FROM inserted, unnest($2::int[]) WITH ORDINALITY AS c(collector_id, position)
        )
-       SELECT id FROM inserted`,
-      [JSON.stringify(record), collectorIds],
+       SELECT (SELECT id FROM inserted) AS id, ${mint.counter} AS counter`,
+      [JSON.stringify(record), collectorIds, ...mint.values],
     );
-    return rows.length ? Number(rows[0].id) : undefined;
+    const [row] = rows;
+    return {
+      id: row.id === null ? undefined : Number(row.id),
+      counter: row.counter === null ? undefined : Number(row.counter),
+    };
   }
 
   /**

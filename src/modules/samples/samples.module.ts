@@ -27,6 +27,7 @@ import { SampleReader } from './sample-reader';
 import { SampleDeactivation } from './sample-deactivation';
 import { SampleFieldResolver } from './write/sample-field-resolver';
 import { SampleWriteConflicts } from './write/sample-write-conflicts';
+import { KnownReferenceLookup } from './write/known-references';
 import { SampleWriter } from './write/sample-writer';
 import { RelatedResourceRepository } from './related-resources/related-resource.repository';
 
@@ -38,6 +39,7 @@ const SAMPLE_PROVIDERS = [
   SamplePublicRepository,
   SampleCurationRepository,
   SampleWriter,
+  KnownReferenceLookup,
   SampleFieldResolver,
   SampleWriteConflicts,
   SampleReader,

@@ -49,8 +49,6 @@ export const JSON_WRITE: SampleWriteContext = { channel: 'json' };
 
 /** The rules that follow from a channel. */
 export interface ChannelRules {
-  /** Mint the IGSN of a new sample sent without one while preparing it (a batch mints in blocks). */
-  mintsEachSample: boolean;
   /** Check that a supplied IGSN is free while preparing (a batch checks all of its IGSNs in one query). */
   checksSuppliedIgsn: boolean;
   /** Accept deprecated material types: legacy XML, whose documents name the SESAR 1.0 terms. */
@@ -58,7 +56,7 @@ export interface ChannelRules {
 }
 
 export const CHANNEL_RULES: Readonly<Record<SampleWriteChannel, ChannelRules>> = {
-  json: { mintsEachSample: true, checksSuppliedIgsn: true, allowsRetiredMaterialTypes: false },
-  xml: { mintsEachSample: true, checksSuppliedIgsn: true, allowsRetiredMaterialTypes: true },
-  batch: { mintsEachSample: false, checksSuppliedIgsn: false, allowsRetiredMaterialTypes: false },
+  json: { checksSuppliedIgsn: true, allowsRetiredMaterialTypes: false },
+  xml: { checksSuppliedIgsn: true, allowsRetiredMaterialTypes: true },
+  batch: { checksSuppliedIgsn: false, allowsRetiredMaterialTypes: false },
 };

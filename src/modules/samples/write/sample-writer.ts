@@ -8,14 +8,21 @@ import { ApiError } from '../../../core/http/api-error';
 import { CreateSampleDto, UpdateSampleDto } from '../dto/sample-write.dto';
 import { SampleDto } from '../dto/sample.dto';
 import { IgsnMinter, MintOptions } from '../igsn-minter';
-import { IgsnService } from '../igsn.service';
+import { IgsnService, namespaceCapacity } from '../igsn.service';
 import { RelatedResourceRepository } from '../related-resources/related-resource.repository';
 import { SampleAccessPolicy, SampleCaller } from '../sample-access.policy';
 import { withCanonicalFieldNames } from '../sample-field-aliases';
 import { SampleReader } from '../sample-reader';
 import { SampleReferenceLookups, SampleReferences } from '../sample-references';
-import { SampleRecord, SampleWriteRepository, isUniqueViolation, takenIgsnOf } from '../sample-write.repository';
+import {
+  SampleRecord,
+  SampleWriteRepository,
+  isForeignKeyViolation,
+  isUniqueViolation,
+  takenIgsnOf,
+} from '../sample-write.repository';
 import { Sample, StoreStatus } from '../sample.entity';
+import { KnownReferenceLookup, KnownReferences, KnownReferencesFirst, codeOnly } from './known-references';
 import { SampleFieldResolver } from './sample-field-resolver';
 import { CHANNEL_RULES, JSON_WRITE, ResolvedWrite, SampleWriteContext } from './sample-write.context';
 import { SampleWriteConflicts } from './sample-write-conflicts';
@@ -56,6 +63,7 @@ export class SampleWriter {
     private readonly minter: IgsnMinter,
     private readonly references: SampleReferences,
     private readonly clock: Clock,
+    private readonly knownReferences: KnownReferenceLookup,
   ) {}
 
   /** POST /api/samples/ (and legacy XML's register): publishes unless `is_draft: true`. */
@@ -65,15 +73,36 @@ export class SampleWriter {
     }
     const caller = (await this.policy.caller(user)) as SampleCaller;
     const status: StoreStatus = dto.is_draft ? 'draft' : 'published';
-    const id = await this.dataSource
-      .transaction(async (manager) => {
-        const write = await this.prepareNew(dto, caller, status, manager, context);
-        return this.insert(manager, write, { minted: dto.igsn === undefined });
-      })
+    const known = await this.knownReferences.lookUp(dto, caller);
+    const register = async (manager: EntityManager, found?: KnownReferences) => {
+      const write = await this.prepareNew(dto, caller, status, manager, context, found);
+      return this.insert(manager, write, { minted: dto.igsn === undefined });
+    };
+    const id = await this.registerKnown(known, register)
+      .then((done) => done ?? this.dataSource.transaction((manager) => register(manager, known)))
       .catch(async (error: unknown) => {
         throw await this.conflicts.externalIdViolation(error, user.userId, dto.external_sample_id);
       });
     return this.reader.readForCaller(id, caller);
+  }
+
+  /**
+   * A registration whose references were all found (`known.complete`) writes nothing but the sample:
+   * its one insert statement is atomic, so it needs no transaction around it. A reference removed
+   * since it was found (a foreign-key violation) sends the write the full way, in a transaction, with
+   * the registry code found. Undefined when the full way is to be taken.
+   */
+  private async registerKnown(
+    known: KnownReferences | undefined,
+    register: (manager: EntityManager, found?: KnownReferences) => Promise<number>,
+  ): Promise<number | undefined> {
+    if (!known?.complete) return undefined;
+    try {
+      return await register(this.dataSource.manager, known);
+    } catch (error) {
+      if (!isForeignKeyViolation(error)) throw error;
+      return this.dataSource.transaction((manager) => register(manager, codeOnly(known)));
+    }
   }
 
   /** PATCH /api/samples/{igsn}/ (and legacy XML's update): lists sent replace lists; igsn and registry_code cannot change. */
@@ -114,8 +143,8 @@ export class SampleWriter {
 
   /**
    * Prepares a register body into the columns of a new sample in `status`: its registry code, its
-   * references resolved, the rules of a new sample checked, its IGSN checked or minted (a batch
-   * mints and checks for all its rows at once instead).
+   * references resolved, the rules of a new sample checked, a supplied IGSN checked (one left out
+   * is minted by the insert; a batch mints and checks for all its rows at once instead).
    */
   async prepareNew(
     dto: CreateSampleDto,
@@ -123,11 +152,12 @@ export class SampleWriter {
     status: StoreStatus,
     manager: EntityManager,
     context: SampleWriteContext = JSON_WRITE,
+    known?: KnownReferences,
   ): Promise<ResolvedWrite> {
     dto = withCanonicalFieldNames(dto);
-    const refs = this.referencesOf(context);
+    const refs = this.referencesOf(context, known);
     const { code, teamOwnerId } = await this.registryCodeOf(dto, caller, manager, refs);
-    const resolved = await this.resolveReferences(dto, caller, manager, undefined, context);
+    const resolved = await this.resolveReferences(dto, caller, manager, undefined, context, known);
     if (resolved.columns.externalSampleId) {
       await this.conflicts.refuseTakenExternalId(manager, caller.user.userId, resolved.columns.externalSampleId);
     }
@@ -264,16 +294,27 @@ export class SampleWriter {
   }
 
   /**
-   * Inserts one prepared sample with its collectors. A supplied IGSN taken meanwhile (a race) is a
-   * 409; a `minted` one is minted again (the body asked for none, so it gets no 409), up to
+   * Inserts one prepared sample with its collectors. A `minted` sample (the body sent no IGSN) gets
+   * its IGSN minted by the insert statement itself where the code allows (IgsnMinter.mintsInInsert),
+   * else by the minter first. A supplied IGSN taken meanwhile (a race) is a 409; a minted one is
+   * minted again, with the look for taken values (the body asked for none, so it gets no 409), up to
    * MINT_ATTEMPTS times.
    */
   private async insert(manager: EntityManager, write: ResolvedWrite, options: { minted: boolean }): Promise<number> {
+    const code = write.columns.registryCode as string;
+    if (options.minted && !this.minter.mintsInInsert(code)) await this.mintInto(manager, [write], { unchecked: true });
     for (let attempt = 1; ; attempt++) {
       // Columns left undefined are left out, so the table's defaults apply to them.
       const given = Object.fromEntries(Object.entries(write.columns).filter(([, value]) => value !== undefined));
       const row = rowOf(given, this.columnsOf(manager, [given]));
-      const id = await this.sampleWriteRepository.insertOne(manager, row, write.collectorIds ?? []);
+      const mintUnder = options.minted && write.columns.igsn === undefined ? code : undefined;
+      const { id, counter } = await this.sampleWriteRepository.insertOne(
+        manager,
+        row,
+        write.collectorIds ?? [],
+        mintUnder,
+      );
+      if (counter !== undefined && counter > namespaceCapacity(code)) throw this.minter.exhausted(code);
       if (id !== undefined) {
         await this.relatedResourcesRepository.link(manager, [id], write.relatedResourceIds ?? []);
         return id;
@@ -291,9 +332,13 @@ export class SampleWriter {
       .columns.filter((column) => names.has(column.propertyName) && column.propertyName !== 'id');
   }
 
-  /** The lookups a write resolves its references with: a batch's memoized copy, or the shared ones. */
-  private referencesOf(context: SampleWriteContext): SampleReferenceLookups {
-    return context.channel === 'batch' ? context.references : this.references;
+  /**
+   * The lookups a write resolves its references with: a batch's memoized copy, or the shared ones;
+   * what a registration found already (`known`) first.
+   */
+  private referencesOf(context: SampleWriteContext, known?: KnownReferences): SampleReferenceLookups {
+    const lookups = context.channel === 'batch' ? context.references : this.references;
+    return known ? new KnownReferencesFirst(lookups, known) : lookups;
   }
 
   /** The registry code a new sample is registered under (the caller's when none is sent) and its team. */
@@ -316,8 +361,9 @@ export class SampleWriter {
     manager: EntityManager,
     existing: Sample | undefined,
     context: SampleWriteContext,
+    known?: KnownReferences,
   ): Promise<ResolvedWrite> {
-    const refs = this.referencesOf(context);
+    const refs = this.referencesOf(context, known);
     const resolved = await this.fields.resolve(dto, caller, manager, existing, refs);
     if (!CHANNEL_RULES[context.channel].allowsRetiredMaterialTypes) {
       await this.fields.refuseRetiredMaterialTypes(dto, existing, refs, manager);
@@ -336,10 +382,7 @@ export class SampleWriter {
     context: SampleWriteContext,
   ): Promise<string | undefined> {
     const rules = CHANNEL_RULES[context.channel];
-    if (dto.igsn === undefined) {
-      // Unchecked: an IGSN taken already makes insert() mint again, with the check.
-      return rules.mintsEachSample ? (await this.minter.mint(manager, code, 1, { unchecked: true }))[0] : undefined;
-    }
+    if (dto.igsn === undefined) return undefined; // minted with the insert (a batch: in blocks)
     const suffix = this.igsnService.parseSupplied(dto.igsn, code);
     const claimant = await this.minter.namespaceClaimant(manager, code, suffix);
     if (claimant) throw ApiError.invalidField('igsn', `lies in the namespace of registry code ${claimant}`);

@@ -73,6 +73,14 @@ export async function storedEqualsSent<Row>(
   return row;
 }
 
+/**
+ * Whether `row` already stores every attribute that was sent, as sent: then storedEqualsSent would
+ * neither fill in a blank nor refuse, and a write may take the row as it is without running it.
+ */
+export function storesAllSent<Row>(row: Row, attributes: SentAttribute<Row>[]): boolean {
+  return attributes.every((attribute) => !given(attribute) || (attribute.stored(row) !== null && same(attribute, row)));
+}
+
 function throwOnDifferences<Row>(row: Row, spec: StoredEqualsSentSpec<Row>): void {
   const differing = spec.attributes.filter(
     (attribute) => given(attribute) && attribute.stored(row) !== null && !same(attribute, row),
