@@ -4,6 +4,8 @@ import { AuthGuard } from '@nestjs/passport';
 import { TokenExpiredError } from 'jsonwebtoken';
 import { AuthenticatedRequest } from '../../core/auth/authenticated-user';
 import { IS_PUBLIC_KEY } from '../../core/auth/public.decorator';
+import { TOKEN_CHECKED_IN_STATEMENT_KEY } from '../../core/auth/token-checked-in-statement.decorator';
+import { ReadRouting } from '../../core/database/read-replicas/read-routing.service';
 import { ApiError } from '../../core/http/api-error';
 import { ACCESS_TOKEN_STRATEGY } from './access-token.strategy';
 import { AccessClaims, TokenService } from './token.service';
@@ -15,12 +17,15 @@ const BEARER = /^Bearer\s+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)\s*$/i
  * `@Public()`. Any other scheme (`Token`, `Basic`, `JWT`) is refused, as is a token that is
  * malformed, signed with another key or algorithm, expired, not yet valid, a refresh token, or
  * revoked. On public routes a valid token still identifies the caller; an invalid one is refused.
+ * A route marked `@TokenCheckedInStatement()` reads the pair in its own statement (UncheckedCaller),
+ * unless standbys serve reads (DATABASE_READ_URLS).
  */
 @Injectable()
 export class BearerAuthGuard extends AuthGuard(ACCESS_TOKEN_STRATEGY) {
   constructor(
     private readonly reflector: Reflector,
     private readonly tokenService: TokenService,
+    private readonly readRouting: ReadRouting,
   ) {
     super();
   }
@@ -39,7 +44,22 @@ export class BearerAuthGuard extends AuthGuard(ACCESS_TOKEN_STRATEGY) {
     }
     if (!BEARER.test(header)) throw ApiError.unauthorized('Use the Authorization header "Bearer <access token>".');
     await super.canActivate(context);
-    const user = await this.tokenService.authenticateClaims(request.user as unknown as AccessClaims);
+    const claims = request.user as unknown as AccessClaims;
+    // With standbys the route's statement may run on one, which cannot vouch for a revocation made
+    // a moment ago on the primary; and read routing needs the caller before the handler runs.
+    if (
+      !this.readRouting.enabled &&
+      this.reflector.getAllAndOverride<boolean | undefined>(TOKEN_CHECKED_IN_STATEMENT_KEY, [
+        context.getHandler(),
+        context.getClass(),
+      ])
+    ) {
+      // The route's own statement reads the pair; until it confirms, the caller is unknown.
+      request.user = undefined;
+      request.uncheckedCaller = this.tokenService.uncheckedCaller(claims, request);
+      return true;
+    }
+    const user = await this.tokenService.authenticateClaims(claims);
     request.user = user;
     // Every kind, so the developer token and session lists can say when each was last used.
     await this.tokenService.touch(user.tokenPairId);
