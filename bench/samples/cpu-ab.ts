@@ -15,8 +15,9 @@ import { apiEnvironment, benchConfig, benchSettings, ensureRegistrant, openBench
  * BENCH_SAMPLES=100000) at once; each run loads one of them with a few connections for a few
  * seconds, alternating before/after over several rounds so that a change in the machine's load
  * falls on both, and reads the CPU time the API process spent (utime + stime from /proc) per
- * answer. Light on purpose (BENCH_AB_CONNECTIONS, 4), so it can run beside other work: it measures
- * CPU per request, not throughput.
+ * answer, and the CPU time of the database's PostgreSQL client backends meanwhile. Light on purpose
+ * (BENCH_AB_CONNECTIONS, 4), so it can run beside other work: it measures CPU per request, not
+ * throughput. BENCH_AB_KINDS (`fetch,token,list`, the default) picks the requests.
  */
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux.
@@ -25,6 +26,26 @@ function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+/**
+ * CPU milliseconds so far of each PostgreSQL client backend of the bench database. Only one build is
+ * loaded at a time and the bench's own connections idle meanwhile, so what they spend in a run is
+ * that build's.
+ */
+async function backendCpu(pool: Pool): Promise<Map<number, number>> {
+  const { rows } = await pool.query<{ pid: number }>(
+    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'",
+  );
+  const ms = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      ms.set(pid, cpuMs(pid));
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return ms;
 }
 
 async function main(): Promise<void> {
@@ -63,12 +84,15 @@ async function main(): Promise<void> {
       method: 'GET' as const,
       setupRequest: (r: object) => ({ ...r, path: `/api/samples/?page_size=25&page=${1 + (n++ % 5)}` }),
     };
-    const kinds: { name: string; requests: (typeof fetch)[]; headers: Record<string, string> }[] = [
-      { name: 'Fetch, anonymous', requests: [fetch], headers: {} },
-      { name: 'Fetch, bearer token', requests: [fetch], headers: { authorization: `Bearer ${token}` } },
-      { name: 'List, page_size=25', requests: [list], headers: {} },
+    const only = process.env.BENCH_AB_KINDS?.split(',').map((name) => name.trim());
+    type Kind = { name: string; key: string; requests: (typeof fetch)[]; headers: Record<string, string> };
+    const allKinds: Kind[] = [
+      { name: 'Fetch, anonymous', key: 'fetch', requests: [fetch], headers: {} },
+      { name: 'Fetch, bearer token', key: 'token', requests: [fetch], headers: { authorization: `Bearer ${token}` } },
+      { name: 'List, page_size=25', key: 'list', requests: [list], headers: {} },
     ];
-    const totals = new Map<string, { cpu: number; answers: number; rounds: number[] }>();
+    const kinds = allKinds.filter((kind) => !only || only.includes(kind.key));
+    const totals = new Map<string, { cpu: number; pgCpu: number; answers: number; rounds: number[] }>();
     for (let round = 0; round < rounds; round += 1) {
       for (const kind of kinds) {
         // Alternate which build goes first, so neither always follows the other.
@@ -77,6 +101,7 @@ async function main(): Promise<void> {
           const pid = api.pid;
           if (pid === undefined) throw new Error(`The ${label} API has no pid.`);
           let cpu = 0;
+          let pgCpu = 0;
           const result = await runHttpLoad({
             url: api.baseUrl,
             connections,
@@ -88,24 +113,30 @@ async function main(): Promise<void> {
             hooks: {
               watch: () => {
                 const start = cpuMs(pid);
+                const pgStart = backendCpu(pool);
+                pgStart.catch(() => undefined);
                 return {
-                  stop: () => {
+                  stop: async () => {
                     cpu = cpuMs(pid) - start;
-                    return Promise.resolve(undefined);
+                    const [before, after] = [await pgStart, await backendCpu(pool)];
+                    pgCpu = [...after].reduce((sum, [backend, ms]) => sum + ms - (before.get(backend) ?? ms), 0);
+                    return undefined;
                   },
                 };
               },
             },
           });
           const key = `${kind.name}\u0000${label}`;
-          const total = totals.get(key) ?? { cpu: 0, answers: 0, rounds: [] };
+          const total = totals.get(key) ?? { cpu: 0, pgCpu: 0, answers: 0, rounds: [] };
           const answers = result.ok;
           total.cpu += cpu;
+          total.pgCpu += pgCpu;
           total.answers += answers;
           total.rounds.push(cpu / answers);
           totals.set(key, total);
           process.stdout.write(
-            `${kind.name}, ${label}: ${(cpu / answers).toFixed(3)} ms CPU per answer (${answers} answers)\n`,
+            `${kind.name}, ${label}: ${(cpu / answers).toFixed(3)} ms API CPU, ` +
+              `${(pgCpu / answers).toFixed(3)} ms PostgreSQL CPU per answer (${answers} answers)\n`,
           );
         }
       }
@@ -113,6 +144,7 @@ async function main(): Promise<void> {
     const table = kinds.map((kind) => {
       const [before, after] = apis.map(({ label }) => totals.get(`${kind.name}\u0000${label}`));
       const ms = (t?: { cpu: number; answers: number }) => (t ? t.cpu / t.answers : NaN);
+      const pgMs = (t?: { pgCpu: number; answers: number }) => (t ? t.pgCpu / t.answers : NaN);
       const spread = (t?: { rounds: number[] }) =>
         t ? `${formatNumber(Math.min(...t.rounds), 2)}-${formatNumber(Math.max(...t.rounds), 2)}` : '';
       return [
@@ -122,10 +154,24 @@ async function main(): Promise<void> {
         formatNumber(ms(after), 2),
         spread(after),
         formatNumber(ms(after) / ms(before), 2),
+        formatNumber(pgMs(before), 2),
+        formatNumber(pgMs(after), 2),
       ];
     });
     process.stdout.write(
-      `\n${markdownTable(['Request', 'Before ms', 'Before range', 'After ms', 'After range', 'After ÷ before'], table)}\n`,
+      `\n${markdownTable(
+        [
+          'Request',
+          'Before ms',
+          'Before range',
+          'After ms',
+          'After range',
+          'After ÷ before',
+          'PG before ms',
+          'PG after ms',
+        ],
+        table,
+      )}\n`,
     );
   } finally {
     for (const { api } of apis) await api.stop();
