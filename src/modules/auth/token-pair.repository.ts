@@ -29,6 +29,23 @@ interface TokenPairRow {
 }
 
 /**
+ * The unrevoked pair and its active user with their team memberships, as one JSON value
+ * (PairStateRow), NULL when the pair is revoked or unknown or the account inactive: a scalar
+ * subquery another statement may select beside its own columns (a fetch by IGSN checks the
+ * caller's token in its own round trip), or that pairState runs alone.
+ */
+export function pairStateSql(id: string): Sql {
+  return sql`(SELECT json_build_object(
+            'user_id', u.id, 'email', u.email, 'is_staff', u.is_staff, 'is_admin', u.is_admin,
+            'upload_permission_status', u.upload_permission_status,
+            'kind', tp.kind, 'connection_name', tp.connection_name, 'generation', tp.generation,
+            'teams', COALESCE((SELECT json_agg(json_build_object('teamId', tm.team_id, 'role', tm.role))
+                                 FROM team_member tm WHERE tm.user_id = u.id), '[]'))
+       FROM token_pair tp JOIN registry_user u ON u.id = tp.user_id
+      WHERE tp.id = ${id}::uuid AND tp.revoked_at IS NULL AND u.is_active)`;
+}
+
+/**
  * Every SQL statement of `token_pair`. Revocations and rotation are conditional UPDATEs that
  * report how many rows they changed, so of concurrent uses exactly one wins; statements given a
  * manager run in the caller's transaction.
@@ -131,21 +148,9 @@ export class TokenPairRepository {
     return result[1];
   }
 
-  /**
-   * The unrevoked pair and its active user with their team memberships, as one JSON value
-   * (PairStateRow), NULL when the pair is revoked or unknown or the account inactive: a scalar
-   * subquery another statement may select beside its own columns (a fetch by IGSN checks the
-   * caller's token in its own round trip), or that pairState runs alone.
-   */
+  /** pairStateSql, for a statement of another repository (see UncheckedCaller). */
   pairStateSql(id: string): Sql {
-    return sql`(SELECT json_build_object(
-              'user_id', u.id, 'email', u.email, 'is_staff', u.is_staff, 'is_admin', u.is_admin,
-              'upload_permission_status', u.upload_permission_status,
-              'kind', tp.kind, 'connection_name', tp.connection_name, 'generation', tp.generation,
-              'teams', COALESCE((SELECT json_agg(json_build_object('teamId', tm.team_id, 'role', tm.role))
-                                   FROM team_member tm WHERE tm.user_id = u.id), '[]'))
-         FROM token_pair tp JOIN registry_user u ON u.id = tp.user_id
-        WHERE tp.id = ${id}::uuid AND tp.revoked_at IS NULL AND u.is_active)`;
+    return pairStateSql(id);
   }
 
   /**

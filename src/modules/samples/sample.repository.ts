@@ -58,6 +58,11 @@ export const SAMPLE_DETAIL = `
 const BY_IGSN = `${SAMPLE_DETAIL} WHERE s.igsn = $1`;
 export const BY_IDS = `${SAMPLE_DETAIL} WHERE s.id = ANY($1::bigint[])`;
 const BY_IGSNS = `${SAMPLE_DETAIL} WHERE s.igsn = ANY($1::text[])`;
+/** SAMPLE_DETAIL of one IGSN with `state` selected beside it as `caller_state` (SampleRepository.byIgsnWithState). */
+export function byIgsnWithState(suffix: string, state: Sql): Sql {
+  return sql`SELECT d.*, ${state} AS caller_state FROM (${raw(SAMPLE_DETAIL)} WHERE s.igsn = ${suffix}) d`;
+}
+
 /** A prepared statement's name per text of byIgsnWithState: one name never stands for two texts. */
 const BY_IGSN_WITH_STATE_NAMES = new Map<string, string>();
 
@@ -101,8 +106,7 @@ export class SampleRepository {
    * Always on the primary: what `state` reads must be current (a revocation holds at once).
    */
   async byIgsnWithState(suffix: string, state: Sql): Promise<{ row: SampleRow; state: unknown } | undefined> {
-    const { text, values } =
-      sql`SELECT d.*, ${state} AS caller_state FROM (${raw(SAMPLE_DETAIL)} WHERE s.igsn = ${suffix}) d`.toQuery();
+    const { text, values } = byIgsnWithState(suffix, state).toQuery();
     let name = BY_IGSN_WITH_STATE_NAMES.get(text);
     if (name === undefined) {
       name = `sample_by_igsn_with_state_${BY_IGSN_WITH_STATE_NAMES.size}`;
