@@ -36,8 +36,7 @@ export class SampleReader {
     requestCaller: RequestCaller,
   ): Promise<{ sample: SampleDto; isPublic: boolean; user: AuthenticatedUser | undefined }> {
     const { row: found, user } = await this.rowAndCaller(igsnValue, requestCaller);
-    const caller = await this.policy.caller(user);
-    const row = this.visibleRow(found, caller);
+    const { row, caller } = await this.visibleRow(found, user);
     const facts = accessFacts(row);
     return {
       sample: this.mapper.toDto(row, this.policy.canEdit(facts, caller)),
@@ -65,14 +64,19 @@ export class SampleReader {
   async findVisibleRow(igsnValue: string, user: AuthenticatedUser | undefined): Promise<SampleRow> {
     const suffix = this.igsnService.parse(igsnValue);
     const row = suffix ? await this.samplesRepository.byIgsn(suffix) : undefined;
-    return this.visibleRow(row, await this.policy.caller(user));
+    return (await this.visibleRow(row, user)).row;
   }
 
-  private visibleRow(row: SampleRow | undefined, caller: SampleCaller | undefined): SampleRow {
+  /** The row if the caller may see it, with the caller as the policy knows them; 401/404/410 otherwise. */
+  private async visibleRow(
+    row: SampleRow | undefined,
+    user: AuthenticatedUser | undefined,
+  ): Promise<{ row: SampleRow; caller: SampleCaller | undefined }> {
     if (!row) throw ApiError.notFound('Sample not found.');
+    const caller = await this.policy.caller(user);
     switch (this.policy.visibility(accessFacts(row), caller, this.clock.now())) {
       case 'visible':
-        return row;
+        return { row, caller };
       case 'needs-token':
         throw ApiError.unauthorized('This sample is not public; send a token with view permission.');
       case 'hidden':
