@@ -12,6 +12,11 @@ import { AccessClaims, TokenService } from './token.service';
 
 /** Verified tokens a process remembers before it starts over (a few hundred bytes each). */
 const VERIFIED_TOKEN_MEMORY = 10_000;
+/**
+ * Longer headers are verified every time, not remembered: a token is a few hundred characters, and
+ * padding one valid token with whitespace must not fill the memory with megabytes of variants.
+ */
+const REMEMBERED_HEADER_LENGTH = 2_048;
 
 const BEARER = /^Bearer\s+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)\s*$/i;
 
@@ -33,7 +38,7 @@ export class BearerAuthGuard extends AuthGuard(ACCESS_TOKEN_STRATEGY) {
     super();
   }
 
-  /** Access tokens whose signature this process verified, with their claims (see verify). */
+  /** Authorization headers whose access token this process verified, with its claims (see verify). */
   private readonly verifiedTokens = new Map<string, Readonly<AccessClaims>>();
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -48,9 +53,7 @@ export class BearerAuthGuard extends AuthGuard(ACCESS_TOKEN_STRATEGY) {
       if (isPublic) return true;
       throw ApiError.unauthorized('Authentication credentials were not provided.');
     }
-    const token = BEARER.exec(header)?.[1];
-    if (token === undefined) throw ApiError.unauthorized('Use the Authorization header "Bearer <access token>".');
-    const claims = this.verifiedTokens.get(token) ?? (await this.verify(context, request, token));
+    const claims = this.verifiedTokens.get(header) ?? (await this.verify(context, request, header));
     // With standbys the route's statement may run on one, which cannot vouch for a revocation made
     // a moment ago on the primary; and read routing needs the caller before the handler runs.
     if (
@@ -73,15 +76,23 @@ export class BearerAuthGuard extends AuthGuard(ACCESS_TOKEN_STRATEGY) {
   }
 
   /**
-   * The token's claims through passport-jwt (signature and issuer), remembered: a string that
-   * verified once verifies always, so the next requests with it skip the HMAC and the JSON parsing.
+   * The claims of the token in an Authorization header through passport-jwt (signature and issuer),
+   * remembered by header: one that verified once verifies always, so the next requests with it skip
+   * the header's pattern, passport, the HMAC and the JSON parsing.
    * Only the signature's verdict is kept; times, type and the pair's state are checked on every request.
    */
-  private async verify(context: ExecutionContext, request: AuthenticatedRequest, token: string): Promise<AccessClaims> {
+  private async verify(
+    context: ExecutionContext,
+    request: AuthenticatedRequest,
+    header: string,
+  ): Promise<AccessClaims> {
+    if (!BEARER.test(header)) throw ApiError.unauthorized('Use the Authorization header "Bearer <access token>".');
     await super.canActivate(context);
     const claims = Object.freeze(request.user as unknown as AccessClaims);
-    if (this.verifiedTokens.size >= VERIFIED_TOKEN_MEMORY) this.verifiedTokens.clear();
-    this.verifiedTokens.set(token, claims);
+    if (header.length <= REMEMBERED_HEADER_LENGTH) {
+      if (this.verifiedTokens.size >= VERIFIED_TOKEN_MEMORY) this.verifiedTokens.clear();
+      this.verifiedTokens.set(header, claims);
+    }
     return claims;
   }
 
