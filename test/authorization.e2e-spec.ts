@@ -8,6 +8,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AccountsService } from '../src/modules/accounts/accounts.service';
 import { ConnectionService } from '../src/modules/auth/connection.service';
+import { TokenService } from '../src/modules/auth/token.service';
 import { TEST_PASSWORD, TestUser, createRegistrant, createUserWithToken, uniqueRegistryCode } from './support/auth';
 import {
   legacySamplesDocument,
@@ -105,6 +106,77 @@ describe('authorization', () => {
         sample.igsn.split('/').pop(),
       ]);
       expect(stored).toEqual([{ name: 'as editor', is_deactivated: false }]);
+    });
+  });
+
+  describe('a fetch by IGSN checks the token in its own statement (issue 23)', () => {
+    const fetch = (igsn: string, who?: Auth, query = '') => {
+      const req = http().get(`/api/samples/${igsn}/${query}`);
+      return who ? req.set(who.auth) : req;
+    };
+
+    it('refuses a revoked token at once, whatever the IGSN or the format asked', async () => {
+      const owner = await createRegistrant(app);
+      const pair = await app.get(TokenService).issuePair(owner.userId, 'developer');
+      const caller = { auth: { Authorization: `Bearer ${pair.access}` } };
+      const published = (await register(owner, owner.code).expect(201)).body.data;
+      const draft = (await register(owner, owner.code, { is_draft: true }).expect(201)).body.data;
+      expect((await fetch(draft.igsn, caller).expect(200)).body.data.can_edit).toBe(true);
+
+      await http().post('/api/auth/token/blacklist/').send({ refresh: pair.refresh }).expect(200);
+      for (const res of [
+        await fetch(published.igsn, caller),
+        await fetch(draft.igsn, caller),
+        await fetch('IEZZZZZZZ', caller),
+        await fetch(published.igsn, caller, '?format=nonsense'),
+      ]) {
+        expect(res.status).toBe(401);
+        expect(res.body).toEqual({ message: 'The access token has been revoked.', errors: {} });
+        expect(res.headers['www-authenticate']).toBe('Bearer');
+      }
+      await fetch(published.igsn).expect(200);
+    });
+
+    it('refuses the token of a deactivated account on the next request', async () => {
+      const owner = await createRegistrant(app);
+      const published = (await register(owner, owner.code).expect(201)).body.data;
+      await fetch(published.igsn, owner).expect(200);
+      await dataSource.query('UPDATE registry_user SET is_active = false WHERE id = $1', [owner.userId]);
+      await fetch(published.igsn, owner).expect(401);
+    });
+
+    it('applies a changed role or team membership on the next request', async () => {
+      const owner = await createRegistrant(app);
+      const other = await createUserWithToken(app);
+      const draft = (await register(owner, owner.code, { is_draft: true }).expect(201)).body.data;
+      await fetch(draft.igsn, other).expect(404);
+      await dataSource.query('UPDATE registry_user SET is_staff = true WHERE id = $1', [other.userId]);
+      const asStaff = await fetch(draft.igsn, other).expect(200);
+      expect(asStaff.body.data.can_edit).toBe(true);
+      expect(asStaff.headers['cache-control']).toBe('private, no-store');
+      await dataSource.query('UPDATE registry_user SET is_staff = false WHERE id = $1', [other.userId]);
+      await fetch(draft.igsn, other).expect(404);
+
+      const [registrant, member] = [await createUserWithToken(app), await createUserWithToken(app)];
+      const { name, code } = await team([
+        [registrant, 'editor'],
+        [member, 'editor'],
+      ]);
+      const teamDraft = (await register(registrant, code, { is_draft: true }).expect(201)).body.data;
+      expect((await fetch(teamDraft.igsn, member).expect(200)).body.data.can_edit).toBe(true);
+      await app.get(AccountsService).addTeamMember(name, member.email, 'viewer');
+      expect((await fetch(teamDraft.igsn, member).expect(200)).body.data.can_edit).toBe(false);
+      await dataSource.query('DELETE FROM team_member WHERE user_id = $1', [member.userId]);
+      await fetch(teamDraft.igsn, member).expect(404);
+    });
+
+    it("marks the pair as used, as every route's token check does", async () => {
+      const owner = await createRegistrant(app);
+      const published = (await register(owner, owner.code).expect(201)).body.data;
+      const pair = await app.get(TokenService).issuePair(owner.userId, 'developer');
+      await fetch(published.igsn, { auth: { Authorization: `Bearer ${pair.access}` } }).expect(200);
+      const [row] = await dataSource.query('SELECT last_used_at FROM token_pair WHERE id = $1', [pair.id]);
+      expect(row.last_used_at).not.toBeNull();
     });
   });
 

@@ -16,9 +16,10 @@ import { apiEnvironment, benchConfig, benchSettings, ensureRegistrant, openBench
  * BENCH_SAMPLES=100000) at once; each run loads one of them with a few connections for a few
  * seconds, alternating before/after over several rounds so that a change in the machine's load
  * falls on both, and reads the CPU time the API process spent (utime + stime from /proc) per
- * answer. Light on purpose (BENCH_AB_CONNECTIONS, 4), so it can run beside other work: it measures
- * CPU per request, not throughput. BENCH_AB_KINDS picks the requests (fetch, token, list, register;
- * all by default); register posts the `register` scenario's bodies, so both builds add samples.
+ * answer, and the CPU time of the database's PostgreSQL client backends meanwhile. Light on purpose
+ * (BENCH_AB_CONNECTIONS, 4), so it can run beside other work: it measures CPU per request, not
+ * throughput. BENCH_AB_KINDS picks the requests (fetch, token, list, register; all by default);
+ * register posts the `register` scenario's bodies, so both builds add samples.
  */
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux.
@@ -27,6 +28,26 @@ function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+/**
+ * CPU milliseconds so far of each PostgreSQL client backend of the bench database. Only one build is
+ * loaded at a time and the bench's own connections idle meanwhile, so what they spend in a run is
+ * that build's.
+ */
+async function backendCpu(pool: Pool): Promise<Map<number, number>> {
+  const { rows } = await pool.query<{ pid: number }>(
+    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'",
+  );
+  const ms = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      ms.set(pid, cpuMs(pid));
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return ms;
 }
 
 async function main(): Promise<void> {
@@ -91,7 +112,7 @@ async function main(): Promise<void> {
     const kinds = allKinds.filter((kind) =>
       (process.env.BENCH_AB_KINDS ?? 'fetch,token,list,register').split(',').includes(kind.key),
     );
-    const totals = new Map<string, { cpu: number; answers: number; rounds: number[] }>();
+    const totals = new Map<string, { cpu: number; pgCpu: number; answers: number; rounds: number[] }>();
     for (let round = 0; round < rounds; round += 1) {
       for (const kind of kinds) {
         // Alternate which build goes first, so neither always follows the other.
@@ -100,6 +121,7 @@ async function main(): Promise<void> {
           const pid = api.pid;
           if (pid === undefined) throw new Error(`The ${label} API has no pid.`);
           let cpu = 0;
+          let pgCpu = 0;
           const result = await runHttpLoad({
             url: api.baseUrl,
             connections,
@@ -111,24 +133,30 @@ async function main(): Promise<void> {
             hooks: {
               watch: () => {
                 const start = cpuMs(pid);
+                const pgStart = backendCpu(pool);
+                pgStart.catch(() => undefined);
                 return {
-                  stop: () => {
+                  stop: async () => {
                     cpu = cpuMs(pid) - start;
-                    return Promise.resolve(undefined);
+                    const [before, after] = [await pgStart, await backendCpu(pool)];
+                    pgCpu = [...after].reduce((sum, [backend, ms]) => sum + ms - (before.get(backend) ?? ms), 0);
+                    return undefined;
                   },
                 };
               },
             },
           });
           const key = `${kind.name}\u0000${label}`;
-          const total = totals.get(key) ?? { cpu: 0, answers: 0, rounds: [] };
+          const total = totals.get(key) ?? { cpu: 0, pgCpu: 0, answers: 0, rounds: [] };
           const answers = result.ok;
           total.cpu += cpu;
+          total.pgCpu += pgCpu;
           total.answers += answers;
           total.rounds.push(cpu / answers);
           totals.set(key, total);
           process.stdout.write(
-            `${kind.name}, ${label}: ${(cpu / answers).toFixed(3)} ms CPU per answer (${answers} answers)\n`,
+            `${kind.name}, ${label}: ${(cpu / answers).toFixed(3)} ms API CPU, ` +
+              `${(pgCpu / answers).toFixed(3)} ms PostgreSQL CPU per answer (${answers} answers)\n`,
           );
         }
       }
@@ -136,6 +164,7 @@ async function main(): Promise<void> {
     const table = kinds.map((kind) => {
       const [before, after] = apis.map(({ label }) => totals.get(`${kind.name}\u0000${label}`));
       const ms = (t?: { cpu: number; answers: number }) => (t ? t.cpu / t.answers : NaN);
+      const pgMs = (t?: { pgCpu: number; answers: number }) => (t ? t.pgCpu / t.answers : NaN);
       const spread = (t?: { rounds: number[] }) =>
         t ? `${formatNumber(Math.min(...t.rounds), 2)}-${formatNumber(Math.max(...t.rounds), 2)}` : '';
       return [
@@ -145,10 +174,24 @@ async function main(): Promise<void> {
         formatNumber(ms(after), 2),
         spread(after),
         formatNumber(ms(after) / ms(before), 2),
+        formatNumber(pgMs(before), 2),
+        formatNumber(pgMs(after), 2),
       ];
     });
     process.stdout.write(
-      `\n${markdownTable(['Request', 'Before ms', 'Before range', 'After ms', 'After range', 'After ÷ before'], table)}\n`,
+      `\n${markdownTable(
+        [
+          'Request',
+          'Before ms',
+          'Before range',
+          'After ms',
+          'After range',
+          'After ÷ before',
+          'PG before ms',
+          'PG after ms',
+        ],
+        table,
+      )}\n`,
     );
   } finally {
     for (const { api } of apis) await api.stop();

@@ -1,6 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Pool, QueryResult } from 'pg';
-import { SAMPLE_DETAIL } from '../../src/modules/samples/sample.repository';
+import { pairStateSql } from '../../src/modules/auth/token-pair.repository';
+import { SAMPLE_DETAIL, byIgsnWithState } from '../../src/modules/samples/sample.repository';
 import { SampleSearchRepository } from '../../src/modules/samples/sample-search.repository';
 import { SampleSearchService } from '../../src/modules/samples/sample-search.service';
 import { mintedSuffixSql } from './generate';
@@ -31,19 +32,14 @@ export function fetchStatement(igsnSuffix: string): Statement {
 }
 
 /**
- * Bearer authentication: the token-pair and account check `TokenService.authenticate` runs on
- * every request with a token (written out here: it is inline in the service), by the token's `sid`.
+ * Fetch by IGSN with a bearer token: the fetch statement with the token's pair and account state
+ * selected beside the sample (`SampleRepository.byIgsnWithState` with `pairStateSql`, ADR 0012), by
+ * IGSN suffix and the token's `sid`.
  */
-export function tokenCheckStatement(tokenPairId: string): Statement {
+export function tokenFetchStatement(igsnSuffix: string, tokenPairId: string): Statement {
   return {
-    name: 'bench-token-check',
-    text: `SELECT u.id AS user_id, u.email, u.is_staff, u.is_admin, u.upload_permission_status,
-                  tp.kind, tp.connection_name, tp.generation,
-                  COALESCE((SELECT json_agg(json_build_object('teamId', tm.team_id, 'role', tm.role))
-                              FROM team_member tm WHERE tm.user_id = u.id), '[]') AS teams
-             FROM token_pair tp JOIN registry_user u ON u.id = tp.user_id
-            WHERE tp.id = $1 AND tp.revoked_at IS NULL AND u.is_active`,
-    values: [tokenPairId],
+    name: 'bench-sample-by-igsn-with-token',
+    ...byIgsnWithState(igsnSuffix, pairStateSql(tokenPairId)).toQuery(),
   };
 }
 

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { AuthenticatedUser } from '../../core/auth/authenticated-user';
 import { pooledQuery } from '../../core/database/prepared-query';
+import { Sql, sql } from '../../core/database/sql';
 import { TokenKind, TokenPair } from './token-pair.entity';
 
 /** A pair's state and its user's, as the bearer-token check reads them. */
@@ -25,6 +26,23 @@ interface TokenPairRow {
   connection_name: string | null;
   generation: number;
   expires_at: Date;
+}
+
+/**
+ * The unrevoked pair and its active user with their team memberships, as one JSON value
+ * (PairStateRow), NULL when the pair is revoked or unknown or the account inactive: a scalar
+ * subquery another statement may select beside its own columns (a fetch by IGSN checks the
+ * caller's token in its own round trip), or that pairState runs alone.
+ */
+export function pairStateSql(id: string): Sql {
+  return sql`(SELECT json_build_object(
+            'user_id', u.id, 'email', u.email, 'is_staff', u.is_staff, 'is_admin', u.is_admin,
+            'upload_permission_status', u.upload_permission_status,
+            'kind', tp.kind, 'connection_name', tp.connection_name, 'generation', tp.generation,
+            'teams', COALESCE((SELECT json_agg(json_build_object('teamId', tm.team_id, 'role', tm.role))
+                                 FROM team_member tm WHERE tm.user_id = u.id), '[]'))
+       FROM token_pair tp JOIN registry_user u ON u.id = tp.user_id
+      WHERE tp.id = ${id}::uuid AND tp.revoked_at IS NULL AND u.is_active)`;
 }
 
 /**
@@ -130,23 +148,19 @@ export class TokenPairRepository {
     return result[1];
   }
 
+  /** pairStateSql, for a statement of another repository (see UncheckedCaller). */
+  pairStateSql(id: string): Sql {
+    return pairStateSql(id);
+  }
+
   /**
-   * The unrevoked pair and its active user with their team memberships, in one indexed query.
-   * Prepared once per pooled connection: planning it cost more than running it, on every request.
+   * pairStateSql alone, in one indexed query. Prepared once per pooled connection: planning it cost
+   * more than running it, on every request.
    */
   async pairState(id: string): Promise<PairStateRow | undefined> {
-    const rows = await pooledQuery<PairStateRow>(
-      this.dataSource,
-      `SELECT u.id AS user_id, u.email, u.is_staff, u.is_admin, u.upload_permission_status,
-              tp.kind, tp.connection_name, tp.generation,
-              COALESCE((SELECT json_agg(json_build_object('teamId', tm.team_id, 'role', tm.role))
-                          FROM team_member tm WHERE tm.user_id = u.id), '[]') AS teams
-         FROM token_pair tp JOIN registry_user u ON u.id = tp.user_id
-        WHERE tp.id = $1 AND tp.revoked_at IS NULL AND u.is_active`,
-      [id],
-      'token_pair_state',
-    );
-    return rows[0];
+    const { text, values } = sql`SELECT ${this.pairStateSql(id)} AS state`.toQuery();
+    const rows = await pooledQuery<{ state: PairStateRow | null }>(this.dataSource, text, values, 'token_pair_state');
+    return rows[0]?.state ?? undefined;
   }
 
   /** Sets last_used_at unless it was set less than a minute before `now`. */

@@ -7,12 +7,12 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../core/clock';
 import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
-import { AuthenticatedUser } from '../../core/auth/authenticated-user';
+import { AuthenticatedRequest, AuthenticatedUser, UncheckedCaller } from '../../core/auth/authenticated-user';
 import { ApiError } from '../../core/http/api-error';
 import { isUuid } from '../../core/http/uuid';
 import { UserRepository } from '../accounts/user.repository';
 import { PairOrigin, TokenKind, TokenPair } from './token-pair.entity';
-import { TokenPairRepository } from './token-pair.repository';
+import { PairStateRow, TokenPairRepository } from './token-pair.repository';
 
 export const INVALID_REFRESH_MESSAGE = 'Invalid or expired refresh token.';
 export const MAX_ACTIVE_DEVELOPER_PAIRS = 5;
@@ -213,7 +213,12 @@ export class TokenService {
     ) {
       return undefined;
     }
-    const caller = await this.pairCaller(claims.sid, claims.gen as number, claims.sub);
+    const caller = this.pairCaller(
+      claims.sid,
+      claims.gen as number,
+      claims.sub,
+      await this.tokenPairRepository.pairState(claims.sid),
+    );
     if (!caller || caller.tokenKind !== 'session') return undefined;
     await this.touch(caller.tokenPairId);
     return caller;
@@ -330,12 +335,40 @@ export class TokenService {
 
   /**
    * The caller behind the claims of an access token whose signature and issuer were verified
-   * (AccessTokenStrategy), or an ApiError 401. Checks expiry and not-before against the service
-   * clock, the token type, and — in one indexed query that also reads the user and their team
-   * memberships — that the pair is neither revoked nor rotated past this token's generation and the
-   * account is active.
+   * (AccessTokenStrategy), or an ApiError 401: verifiedAccessClaims, then — in one indexed query that
+   * also reads the user and their team memberships — that the pair is neither revoked nor rotated
+   * past this token's generation and the account is active.
    */
   async authenticateClaims(claims: AccessClaims): Promise<AuthenticatedUser> {
+    const verified = this.verifiedAccessClaims(claims);
+    return this.callerFromState(verified, await this.tokenPairRepository.pairState(verified.sid));
+  }
+
+  /**
+   * The same check as authenticateClaims, with the pair's state read by a statement the route runs
+   * anyway (UncheckedCaller.state): the claims are checked now, the pair when the route confirms. The
+   * caller is marked as used (touch) and set as `request.user` once confirmed.
+   */
+  uncheckedCaller(claims: AccessClaims, request: AuthenticatedRequest): UncheckedCaller {
+    const verified = this.verifiedAccessClaims(claims);
+    const confirmed = async (state: PairStateRow | null | undefined): Promise<AuthenticatedUser> => {
+      const user = this.callerFromState(verified, state ?? undefined);
+      request.user = user;
+      await this.touch(user.tokenPairId);
+      return user;
+    };
+    return {
+      state: this.tokenPairRepository.pairStateSql(verified.sid),
+      confirm: (state) => confirmed(state as PairStateRow | null),
+      check: async () => confirmed(await this.tokenPairRepository.pairState(verified.sid)),
+    };
+  }
+
+  /**
+   * The claims of an access token, checked before its pair is read: expiry and not-before against
+   * the service clock, the token type, the pair id's shape; an ApiError 401 otherwise.
+   */
+  private verifiedAccessClaims(claims: AccessClaims): AccessClaims & { sub: string } {
     const now = this.nowSeconds();
     // An access token always carries a numeric `exp`: one without (or with `"exp": "never"`) is refused.
     if (typeof claims.exp !== 'number' || !Number.isFinite(claims.exp)) {
@@ -349,17 +382,26 @@ export class TokenService {
       throw ApiError.unauthorized('The access token is invalid.');
     }
     if (!isUuid(claims.sid)) throw ApiError.unauthorized('The access token is invalid.');
-    const caller = await this.pairCaller(claims.sid, claims.gen, claims.sub);
+    return claims as AccessClaims & { sub: string };
+  }
+
+  /** The caller from the state read of an access token's pair; 401 when the pair may not be used. */
+  private callerFromState(claims: AccessClaims & { sub: string }, state: PairStateRow | undefined): AuthenticatedUser {
+    const caller = this.pairCaller(claims.sid, claims.gen, claims.sub, state);
     if (!caller) throw ApiError.unauthorized('The access token has been revoked.');
     return caller;
   }
 
   /**
-   * The caller a pair stands for, read with the pair in one indexed query: undefined unless the
+   * The caller a pair stands for, from its state (TokenPairRepository.pairState): undefined unless the
    * pair is unrevoked, at this generation, the subject's, and its user active.
    */
-  private async pairCaller(sid: string, generation: number, subject: string): Promise<AuthenticatedUser | undefined> {
-    const row = await this.tokenPairRepository.pairState(sid);
+  private pairCaller(
+    sid: string,
+    generation: number,
+    subject: string,
+    row: PairStateRow | undefined,
+  ): AuthenticatedUser | undefined {
     if (!row || row.generation !== generation || String(row.user_id) !== subject) return undefined;
     return {
       userId: row.user_id,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { AuthenticatedUser } from '../../core/auth/authenticated-user';
+import { AuthenticatedUser, RequestCaller, isUncheckedCaller } from '../../core/auth/authenticated-user';
 import { Clock } from '../../core/clock';
 import { ApiError } from '../../core/http/api-error';
 import { SampleDto } from './dto/sample.dto';
@@ -25,30 +25,58 @@ export class SampleReader {
     private readonly clock: Clock,
   ) {}
 
-  /** GET /api/samples/{igsn}/: 401 for a non-public sample without a token, 404 without view permission. */
-  /** The sample as the caller may see it, and whether anyone may (which decides how it is cached). */
+  /**
+   * GET /api/samples/{igsn}/: the sample as the caller may see it, whether anyone may (which decides
+   * how it is cached), and the caller once known; 401 for a non-public sample without a token, 404
+   * without view permission. A token not checked yet (UncheckedCaller) is checked by the fetch's own
+   * statement, which reads the token's pair beside the sample.
+   */
   async fetch(
     igsnValue: string,
-    user: AuthenticatedUser | undefined,
-  ): Promise<{ sample: SampleDto; isPublic: boolean }> {
-    const row = await this.findVisibleRow(igsnValue, user);
-    const caller = await this.policy.caller(user);
+    requestCaller: RequestCaller,
+  ): Promise<{ sample: SampleDto; isPublic: boolean; user: AuthenticatedUser | undefined }> {
+    const { row: found, user } = await this.rowAndCaller(igsnValue, requestCaller);
+    const { row, caller } = await this.visibleRow(found, user);
     const facts = accessFacts(row);
     return {
       sample: this.mapper.toDto(row, this.policy.canEdit(facts, caller)),
       isPublic: SampleAccessPolicy.isPublic(facts, this.clock.now()),
+      user,
     };
+  }
+
+  /** The row of an IGSN (undefined when none), and the caller with their token checked. */
+  private async rowAndCaller(
+    igsnValue: string,
+    caller: RequestCaller,
+  ): Promise<{ row: SampleRow | undefined; user: AuthenticatedUser | undefined }> {
+    const suffix = this.igsnService.parse(igsnValue);
+    if (!isUncheckedCaller(caller)) {
+      return { row: suffix ? await this.samplesRepository.byIgsn(suffix) : undefined, user: caller };
+    }
+    const found = suffix ? await this.samplesRepository.byIgsnWithState(suffix, caller.state) : undefined;
+    // No row, no state: the token is checked on its own, so a revoked one gets 401, not 404.
+    if (!found) return { row: undefined, user: await caller.check() };
+    return { row: found.row, user: await caller.confirm(found.state) };
   }
 
   /** The row behind an IGSN if the caller may see it; 401/404 otherwise. Exports use it too. */
   async findVisibleRow(igsnValue: string, user: AuthenticatedUser | undefined): Promise<SampleRow> {
     const suffix = this.igsnService.parse(igsnValue);
     const row = suffix ? await this.samplesRepository.byIgsn(suffix) : undefined;
+    return (await this.visibleRow(row, user)).row;
+  }
+
+  /** The row if the caller may see it, with the caller as the policy knows them; 401/404/410 otherwise. */
+  private async visibleRow(
+    row: SampleRow | undefined,
+    user: AuthenticatedUser | undefined,
+  ): Promise<{ row: SampleRow; caller: SampleCaller | undefined }> {
     if (!row) throw ApiError.notFound('Sample not found.');
     const caller = await this.policy.caller(user);
     switch (this.policy.visibility(accessFacts(row), caller, this.clock.now())) {
       case 'visible':
-        return row;
+        return { row, caller };
       case 'needs-token':
         throw ApiError.unauthorized('This sample is not public; send a token with view permission.');
       case 'hidden':

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { QueryResultRow } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { pooledQuery } from '../../core/database/prepared-query';
+import { Sql, raw, sql } from '../../core/database/sql';
 import { ReadRouting } from '../../core/database/read-replicas/read-routing.service';
 import { PLAIN_SAMPLE_FIELDS } from './sample-fields';
 import { SAMPLE_VOCABULARY_JOINS } from './sample-flat-columns';
@@ -57,6 +58,13 @@ export const SAMPLE_DETAIL = `
 const BY_IGSN = `${SAMPLE_DETAIL} WHERE s.igsn = $1`;
 export const BY_IDS = `${SAMPLE_DETAIL} WHERE s.id = ANY($1::bigint[])`;
 const BY_IGSNS = `${SAMPLE_DETAIL} WHERE s.igsn = ANY($1::text[])`;
+/** SAMPLE_DETAIL of one IGSN with `state` selected beside it as `caller_state` (SampleRepository.byIgsnWithState). */
+export function byIgsnWithState(suffix: string, state: Sql): Sql {
+  return sql`SELECT d.*, ${state} AS caller_state FROM (${raw(SAMPLE_DETAIL)} WHERE s.igsn = ${suffix}) d`;
+}
+
+/** A prepared statement's name per text of byIgsnWithState: one name never stands for two texts. */
+const BY_IGSN_WITH_STATE_NAMES = new Map<string, string>();
 
 /**
  * Samples by key (id, IGSN) and the statements that write `sample` and `sample_collector`. The
@@ -90,6 +98,22 @@ export class SampleRepository {
   async byIgsn(suffix: string, manager?: EntityManager): Promise<SampleRow | undefined> {
     if (manager) return (await manager.query<SampleRow[]>(BY_IGSN, [suffix]))[0];
     return (await this.pooled<SampleRow>(BY_IGSN, [suffix], 'sample_by_igsn'))[0];
+  }
+
+  /**
+   * The row of an IGSN with `state` (a scalar subquery, e.g. a bearer token's pair state, see
+   * UncheckedCaller) selected beside it, in one round trip; undefined when no sample has the IGSN.
+   * Always on the primary: what `state` reads must be current (a revocation holds at once).
+   */
+  async byIgsnWithState(suffix: string, state: Sql): Promise<{ row: SampleRow; state: unknown } | undefined> {
+    const { text, values } = byIgsnWithState(suffix, state).toQuery();
+    let name = BY_IGSN_WITH_STATE_NAMES.get(text);
+    if (name === undefined) {
+      name = `sample_by_igsn_with_state_${BY_IGSN_WITH_STATE_NAMES.size}`;
+      BY_IGSN_WITH_STATE_NAMES.set(text, name);
+    }
+    const [row] = await pooledQuery<SampleRow & { caller_state: unknown }>(this.dataSource, text, values, name);
+    return row && { row, state: row.caller_state };
   }
 
   /** The rows of these IGSNs (bare suffixes), in no particular order. */

@@ -31,8 +31,15 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AuthenticatedUser, CurrentUser } from '../../core/auth/authenticated-user';
+import {
+  AuthenticatedUser,
+  CurrentCaller,
+  CurrentUser,
+  RequestCaller,
+  isUncheckedCaller,
+} from '../../core/auth/authenticated-user';
 import { Public } from '../../core/auth/public.decorator';
+import { TokenCheckedInStatement } from '../../core/auth/token-checked-in-statement.decorator';
 import { AppConfig } from '../../core/config/app-config';
 import { InjectAppConfig } from '../../core/config/app-config.token';
 import { ApiError } from '../../core/http/api-error';
@@ -264,6 +271,7 @@ export class SamplesController {
   }
 
   @Public()
+  @TokenCheckedInStatement()
   @Get([':igsn', ':prefix/:suffix'])
   @ApiOperation({
     summary: 'Fetch a sample by IGSN (DOI form or bare suffix, any letter case).',
@@ -286,12 +294,19 @@ export class SamplesController {
     @Param() params: { igsn?: string; prefix?: string; suffix?: string },
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-    @CurrentUser() user?: AuthenticatedUser,
+    @CurrentCaller() caller: RequestCaller,
   ): Promise<unknown> {
     // Set first so that error answers, which depend on Accept too, carry it as well.
     res.vary('Accept');
-    const format = negotiateSampleFormat(req.query.format, (types) => req.accepts(types));
-    const { sample, isPublic } = await this.reader.fetch(igsnOf(params), user);
+    let format: ReturnType<typeof negotiateSampleFormat>;
+    try {
+      format = negotiateSampleFormat(req.query.format, (types) => req.accepts(types));
+    } catch (error) {
+      // A revoked token is refused (401) before anything else is said, as on every other route.
+      if (isUncheckedCaller(caller)) await caller.check();
+      throw error;
+    }
+    const { sample, isPublic, user } = await this.reader.fetch(igsnOf(params), caller);
     const audience: CacheAudience = !isPublic ? 'none' : user ? 'private' : 'shared';
     const etag = strongEtag([
       format,
