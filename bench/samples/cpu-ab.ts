@@ -16,7 +16,7 @@ import { apiEnvironment, benchConfig, benchSettings, ensureRegistrant, openBench
  * seconds, alternating before/after over several rounds so that a change in the machine's load
  * falls on both, and reads the CPU time the API process spent (utime + stime from /proc) per
  * answer. Light on purpose (BENCH_AB_CONNECTIONS, 4), so it can run beside other work: it measures
- * CPU per request, not throughput.
+ * CPU per request, not throughput. BENCH_AB_KINDS=list measures the list page alone.
  */
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux.
@@ -34,6 +34,11 @@ async function main(): Promise<void> {
   const rounds = Number(process.env.BENCH_AB_ROUNDS ?? 3);
   const seconds = Number(process.env.BENCH_AB_SECONDS ?? 5);
   const connections = Number(process.env.BENCH_AB_CONNECTIONS ?? 4);
+  // BENCH_AB_KINDS=list (or `token`, `anonymous`, comma-separated): only the requests whose name has one of the words.
+  const only = (process.env.BENCH_AB_KINDS ?? '')
+    .split(',')
+    .map((word) => word.trim().toLowerCase())
+    .filter(Boolean);
   const context = await openBenchContext(benchConfig(settings));
   const pool = new Pool({ connectionString: settings.databaseUrl, max: 2 });
   const apis: { label: string; api: ApiProcess }[] = [];
@@ -67,7 +72,7 @@ async function main(): Promise<void> {
       { name: 'Fetch, anonymous', requests: [fetch], headers: {} },
       { name: 'Fetch, bearer token', requests: [fetch], headers: { authorization: `Bearer ${token}` } },
       { name: 'List, page_size=25', requests: [list], headers: {} },
-    ];
+    ].filter((kind) => only.length === 0 || only.some((word) => kind.name.toLowerCase().includes(word)));
     const totals = new Map<string, { cpu: number; answers: number; rounds: number[] }>();
     for (let round = 0; round < rounds; round += 1) {
       for (const kind of kinds) {
