@@ -68,11 +68,14 @@ async function main(): Promise<void> {
       method: 'GET' as const,
       setupRequest: (r: object) => ({ ...r, path: `/api/samples/?page_size=25&page=${1 + (n++ % 5)}` }),
     };
-    const kinds: { name: string; requests: (typeof fetch)[]; headers: Record<string, string> }[] = [
+    const every: { name: string; requests: (typeof fetch)[]; headers: Record<string, string> }[] = [
       { name: 'Fetch, anonymous', requests: [fetch], headers: {} },
       { name: 'Fetch, bearer token', requests: [fetch], headers: { authorization: `Bearer ${token}` } },
       { name: 'List, page_size=25', requests: [list], headers: {} },
-    ].filter((kind) => only.length === 0 || only.some((word) => kind.name.toLowerCase().includes(word)));
+    ];
+    const kinds = every.filter(
+      (kind) => only.length === 0 || only.some((word) => kind.name.toLowerCase().includes(word)),
+    );
     const totals = new Map<string, { cpu: number; answers: number; rounds: number[] }>();
     for (let round = 0; round < rounds; round += 1) {
       for (const kind of kinds) {
