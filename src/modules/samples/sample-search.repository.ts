@@ -190,9 +190,21 @@ function sqlLiteral(value: unknown): string {
   return escapeLiteral(scalar ? String(value) : JSON.stringify(value));
 }
 
+/** Names already worked out, by prefix and text (a page statement's text is a few kilobytes to hash). */
+const statementNames = new Map<string, string>();
+/** Statement shapes come from the code's filter combinations: a bound that real traffic never reaches. */
+const STATEMENT_NAMES_KEPT = 1_000;
+
 /** A stable name for a prepared statement: the same text always gets the same name. */
 function statementName(prefix: string, text: string): string {
-  return `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+  const key = `${prefix}\u0000${text}`;
+  let name = statementNames.get(key);
+  if (name === undefined) {
+    name = `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    if (statementNames.size >= STATEMENT_NAMES_KEPT) statementNames.clear();
+    statementNames.set(key, name);
+  }
+  return name;
 }
 
 // Over 400 lines: the search's statements (WHERE clause, page, newest-first walk, collected and
@@ -203,7 +215,8 @@ function statementName(prefix: string, text: string): string {
  * and label sheets read, see SampleSelectionRepository): the WHERE clause built from a scope and
  * filters, pages and counts. Pages run in two steps: the ids here, then the
  * rows by id (SampleRepository.byIds, a named prepared statement; see
- * docs/decisions/0002-two-step-reads.md).
+ * docs/decisions/0002-two-step-reads.md) — sent as one statement when the page is walked
+ * (walkedPageStatement).
  */
 @Injectable()
 export class SampleSearchRepository {
