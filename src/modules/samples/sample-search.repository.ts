@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
-import { escapeLiteral, type QueryResultRow } from 'pg';
+import type { QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
 import { pooledQuery } from '../../core/database/prepared-query';
 import { ReadRouting } from '../../core/database/read-replicas/read-routing.service';
@@ -12,7 +12,7 @@ import { DEFAULT_SAMPLE_ORDER, SampleOrder, orderBySql } from './sample-ordering
 import { BoundingBox } from './sample-search';
 import { SampleRow } from './sample.mapper';
 import { StoreStatus } from './sample.entity';
-import { BY_IDS, SAMPLE_DETAIL, SampleRepository } from './sample.repository';
+import { BY_IDS, SampleRepository } from './sample.repository';
 import { ESTIMATE_ONLY_ABOVE, EXACT_COUNT_LIMIT, RememberedEstimate } from './sample-counts';
 
 /**
@@ -156,18 +156,6 @@ function newestFirstWalkStatement(condition: Sql, page: SamplePageRequest, visit
           SELECT id FROM walk WHERE hit LIMIT ${page.limit + 1} OFFSET ${page.offset}`;
 }
 
-/**
- * The walk's page with every sample's detail (SAMPLE_DETAIL), in one statement: one round trip
- * instead of the ids, then the rows by id. The ids (one past the page, so the caller knows whether
- * the walk found them all) go in as an array, as SampleRepository.byIds passes them: the detail is
- * read by primary key whatever the statistics say; the sort is of the page's own rows.
- */
-function walkedPageStatement(condition: Sql, page: SamplePageRequest, visits: number): Sql {
-  return sql`WITH page AS MATERIALIZED (${newestFirstWalkStatement(condition, page, visits)})
-          ${raw(SAMPLE_DETAIL)} WHERE s.id = ANY(ARRAY(SELECT id FROM page))
-          ORDER BY s.created_at DESC, s.id DESC`;
-}
-
 /** Newest first, then id: the order of idx_sample_newest. */
 function isNewestFirst(order: SampleOrder | undefined): boolean {
   const { column, descending } = order ?? DEFAULT_SAMPLE_ORDER;
@@ -179,18 +167,7 @@ function likePattern(value: string): string {
   return `%${escapeLike(value)}%`;
 }
 
-/** A bind value written as an SQL literal (for EXPLAIN EXECUTE, which takes no bind parameters). */
-function sqlLiteral(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (value instanceof Date) return escapeLiteral(value.toISOString());
-  if (Array.isArray(value)) {
-    return escapeLiteral(`{${value.map((item) => `"${String(item).replace(/["\\]/g, '\\$&')}"`).join(',')}}`);
-  }
-  const scalar = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
-  return escapeLiteral(scalar ? String(value) : JSON.stringify(value));
-}
-
-/** Names already worked out, by prefix and text (a page statement's text is a few kilobytes to hash). */
+/** Names already worked out, by prefix and text (hashing the text on every request showed in the list's profile). */
 const statementNames = new Map<string, string>();
 /** Statement shapes come from the code's filter combinations: a bound that real traffic never reaches. */
 const STATEMENT_NAMES_KEPT = 1_000;
@@ -215,8 +192,7 @@ function statementName(prefix: string, text: string): string {
  * and label sheets read, see SampleSelectionRepository): the WHERE clause built from a scope and
  * filters, pages and counts. Pages run in two steps: the ids here, then the
  * rows by id (SampleRepository.byIds, a named prepared statement; see
- * docs/decisions/0002-two-step-reads.md) — sent as one statement when the page is walked
- * (walkedPageStatement).
+ * docs/decisions/0002-two-step-reads.md).
  */
 @Injectable()
 export class SampleSearchRepository {
@@ -347,9 +323,12 @@ export class SampleSearchRepository {
    * follow (one extra id is read, so `next` never depends on the count being exact).
    */
   async searchPage(condition: Sql, page: SamplePageRequest): Promise<{ rows: SampleRow[]; more: boolean }> {
-    const walked = await this.walkedPage(condition, page);
-    if (walked) return walked;
-    const ids = await this.pageIds(condition, page);
+    const ids = (await this.walkedIds(condition, page)) ?? (await this.pageIds(condition, page));
+    return this.pageOf(ids, page);
+  }
+
+  /** The rows of a page's ids (one past the page, to know whether more follow). */
+  private async pageOf(ids: { id: string }[], page: SamplePageRequest): Promise<{ rows: SampleRow[]; more: boolean }> {
     const more = ids.length > page.limit;
     return { rows: await this.sampleRepository.byIds(ids.slice(0, page.limit).map((row) => row.id)), more };
   }
@@ -363,21 +342,18 @@ export class SampleSearchRepository {
   }
 
   /**
-   * The page found by walking the newest-first index, with its rows, when the page asks for it and
-   * the walk found it all (one row past the page); undefined otherwise (the last page, or matches
-   * too sparse among recent samples: the planned statement answers those).
+   * The page's ids (one past the page) by walking the newest-first index, when the page asks for
+   * it and the walk found them all; undefined otherwise (the last page, or matches too sparse among
+   * recent samples: the planned statement answers those).
    */
-  private async walkedPage(
-    condition: Sql,
-    page: SamplePageRequest,
-  ): Promise<{ rows: SampleRow[]; more: boolean } | undefined> {
+  private async walkedIds(condition: Sql, page: SamplePageRequest): Promise<{ id: string }[] | undefined> {
     const wanted = page.offset + page.limit + 1;
     if (!page.walk || !isNewestFirst(page.order) || wanted > WALK_ROWS_MAX) return undefined;
-    const rows = await this.pooled<SampleRow>(
-      walkedPageStatement(condition, page, Math.min(wanted * WALK_VISITS_PER_ROW, wanted + WALK_EXTRA_VISITS_MAX)),
-      page.prepared ? (text) => statementName('swp', text) : undefined,
+    const ids = await this.pooled<{ id: string }>(
+      newestFirstWalkStatement(condition, page, Math.min(wanted * WALK_VISITS_PER_ROW, wanted + WALK_EXTRA_VISITS_MAX)),
+      page.prepared ? (text) => statementName('sw', text) : undefined,
     );
-    return rows.length === page.limit + 1 ? { rows: rows.slice(0, page.limit), more: true } : undefined;
+    return ids.length === page.limit + 1 ? ids : undefined;
   }
 
   /**
@@ -406,8 +382,8 @@ export class SampleSearchRepository {
     if (textSearch && estimate > COLLECT_ESTIMATE_MAX) {
       // Many matches expected: the page from the newest-first walk when matches are dense among
       // recent samples, with the estimate as its count; else collected like a selective search.
-      const walked = await this.walkedPage(condition, page);
-      if (walked) return { ...walked, count: { count: estimate, exact: false } };
+      const walked = await this.walkedIds(condition, page);
+      if (walked) return { ...(await this.pageOf(walked, page)), count: { count: estimate, exact: false } };
     }
     const collected = await this.searchCollected(condition, page, estimate);
     return { ...(collected.page ?? (await this.searchPage(condition, page))), count: collected.count };
@@ -446,9 +422,7 @@ export class SampleSearchRepository {
    * The plans of the statements a search page runs, as EXPLAIN prints them: `collected` (a
    * condition expected to match few samples: every match collected, see searchCollected), `ids`
    * (paging along the newest-first order), `walk` (the same page walked along the newest-first
-   * index, see newestFirstWalkStatement), `walkedPage` (the walk with its rows' details in one
-   * statement, as searchPage runs it, planned as a prepared statement settles on: generic), then
-   * `details` for those ids, both as planned for these
+   * index, see newestFirstWalkStatement), then `details` for those ids, both as planned for these
    * ids and as the generic plan a prepared statement settles on (`genericDetails`). For tests and
    * for operators checking a slow search.
    */
@@ -456,7 +430,6 @@ export class SampleSearchRepository {
     const collected = collectedStatement(condition, page).toQuery();
     const idsQuery = pageIdsStatement(condition, page).toQuery();
     const walk = newestFirstWalkStatement(condition, page, page.offset + page.limit + 1).toQuery();
-    const walkedPage = walkedPageStatement(condition, page, page.offset + page.limit + 1).toQuery();
     const text = (rows: unknown) => (rows as { 'QUERY PLAN': string }[]).map((row) => row['QUERY PLAN']).join('\n');
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
@@ -471,17 +444,12 @@ export class SampleSearchRepository {
       // EXPLAIN EXECUTE takes no bind parameters: the ids (digits only) go in as a literal.
       const literal = `'{${ids.filter((id) => /^\d+$/.test(id)).join(',')}}'`;
       await runner.query(`PREPARE explain_sample_by_ids(bigint[]) AS ${BY_IDS}`);
-      await runner.query(`PREPARE explain_walked_page AS ${walkedPage.text}`);
       try {
         await runner.query('SET plan_cache_mode = force_generic_plan');
         plans.genericDetails = text(await runner.query(`EXPLAIN EXECUTE explain_sample_by_ids(${literal})`));
-        // EXPLAIN EXECUTE takes no bind parameters: the values as literals (numbers, dates, text, arrays).
-        const literals = walkedPage.values.map(sqlLiteral).join(', ');
-        plans.walkedPage = text(await runner.query(`EXPLAIN EXECUTE explain_walked_page(${literals})`));
       } finally {
         await runner.query('RESET plan_cache_mode');
         await runner.query('DEALLOCATE explain_sample_by_ids');
-        await runner.query('DEALLOCATE explain_walked_page');
       }
       return plans;
     } finally {
