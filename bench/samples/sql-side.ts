@@ -68,13 +68,19 @@ export async function listStatements(
   query: Record<string, string>,
   page: { page: number; pageSize: number },
 ): Promise<PageStatements> {
-  const condition = (await context.get(SampleSearchService).searchCondition(query, undefined)).where;
+  const search = await context.get(SampleSearchService).searchCondition(query, undefined);
+  const condition = search.where;
   const { text: where, values: params } = condition.toQuery();
   const repository = context.get(SampleSearchRepository);
   const text = Boolean(query.q || query.name || query.igsn);
-  const request = { limit: page.pageSize, offset: (page.page - 1) * page.pageSize };
+  const request = { limit: page.pageSize, offset: (page.page - 1) * page.pageSize, walk: search.public };
   return {
-    run: () => repository.searchWithCount(condition, request, text, text),
+    run: () =>
+      repository.searchWithCount(condition, request, {
+        valueDependent: text,
+        textSearch: text,
+        catalogue: search.catalogue,
+      }),
     rows: {
       text:
         `${SAMPLE_DETAIL} WHERE ${where} ORDER BY s.created_at DESC, s.id DESC ` +

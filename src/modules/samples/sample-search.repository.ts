@@ -13,7 +13,7 @@ import { BoundingBox } from './sample-search';
 import { SampleRow } from './sample.mapper';
 import { StoreStatus } from './sample.entity';
 import { BY_IDS, SampleRepository } from './sample.repository';
-import { ESTIMATE_ONLY_ABOVE, EXACT_COUNT_LIMIT } from './sample-counts';
+import { ESTIMATE_ONLY_ABOVE, EXACT_COUNT_LIMIT, RememberedEstimate } from './sample-counts';
 
 /**
  * The newest-first walk (newestFirstWalkStatement) looks at no more than this many index entries for each
@@ -167,9 +167,21 @@ function likePattern(value: string): string {
   return `%${escapeLike(value)}%`;
 }
 
+/** Names already worked out, by prefix and text (hashing the text on every request showed in the list's profile). */
+const statementNames = new Map<string, string>();
+/** Statement shapes come from the code's filter combinations: a bound that real traffic never reaches. */
+const STATEMENT_NAMES_KEPT = 1_000;
+
 /** A stable name for a prepared statement: the same text always gets the same name. */
 function statementName(prefix: string, text: string): string {
-  return `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+  const key = `${prefix}\u0000${text}`;
+  let name = statementNames.get(key);
+  if (name === undefined) {
+    name = `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    if (statementNames.size >= STATEMENT_NAMES_KEPT) statementNames.clear();
+    statementNames.set(key, name);
+  }
+  return name;
 }
 
 // Over 400 lines: the search's statements (WHERE clause, page, newest-first walk, collected and
@@ -184,6 +196,9 @@ function statementName(prefix: string, text: string): string {
  */
 @Injectable()
 export class SampleSearchRepository {
+  /** The whole public catalogue's estimated count, reused a while when large (count()). */
+  private readonly catalogueEstimate = new RememberedEstimate();
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly routing: ReadRouting,
@@ -309,6 +324,11 @@ export class SampleSearchRepository {
    */
   async searchPage(condition: Sql, page: SamplePageRequest): Promise<{ rows: SampleRow[]; more: boolean }> {
     const ids = (await this.walkedIds(condition, page)) ?? (await this.pageIds(condition, page));
+    return this.pageOf(ids, page);
+  }
+
+  /** The rows of a page's ids (one past the page, to know whether more follow). */
+  private async pageOf(ids: { id: string }[], page: SamplePageRequest): Promise<{ rows: SampleRow[]; more: boolean }> {
     const more = ids.length > page.limit;
     return { rows: await this.sampleRepository.byIds(ids.slice(0, page.limit).map((row) => row.id)), more };
   }
@@ -341,18 +361,20 @@ export class SampleSearchRepository {
    * value to the next (text patterns, a registry code, a box, a date range, …) — a condition expected
    * to match few samples is collected in one pass with its exact count (searchCollected), anything
    * broader pages along the newest-first index. Other conditions run as prepared statements, page
-   * and count side by side.
+   * and count side by side. `textSearch`: the condition has a substring filter (`q`, `name`,
+   * `igsn`). `catalogue`: the condition is the whole public catalogue, no filter (its estimated
+   * count is reused a while, see RememberedEstimate).
    */
   async searchWithCount(
     condition: Sql,
     page: Omit<SamplePageRequest, 'prepared'>,
-    valueDependent: boolean,
-    textSearch = false,
+    kind: { valueDependent: boolean; textSearch?: boolean; catalogue?: boolean },
   ): Promise<{ rows: SampleRow[]; more: boolean; count: SampleCount }> {
+    const { valueDependent, textSearch = false, catalogue = false } = kind;
     if (!valueDependent) {
       const [found, count] = await Promise.all([
         this.searchPage(condition, { ...page, prepared: true }),
-        this.count(condition),
+        this.count(condition, catalogue),
       ]);
       return { ...found, count };
     }
@@ -361,11 +383,7 @@ export class SampleSearchRepository {
       // Many matches expected: the page from the newest-first walk when matches are dense among
       // recent samples, with the estimate as its count; else collected like a selective search.
       const walked = await this.walkedIds(condition, page);
-      if (walked) {
-        const more = walked.length > page.limit;
-        const rows = await this.sampleRepository.byIds(walked.slice(0, page.limit).map((row) => row.id));
-        return { rows, more, count: { count: estimate, exact: false } };
-      }
+      if (walked) return { ...(await this.pageOf(walked, page)), count: { count: estimate, exact: false } };
     }
     const collected = await this.searchCollected(condition, page, estimate);
     return { ...(collected.page ?? (await this.searchPage(condition, page))), count: collected.count };
@@ -442,10 +460,14 @@ export class SampleSearchRepository {
   /**
    * How many samples match: exact up to EXACT_COUNT_LIMIT (counting stops one row past it), the
    * planner's estimate beyond. A condition the planner expects to match far more rows is not
-   * counted at all, so a broad search costs one plan, not a scan of every match.
+   * counted at all, so a broad search costs one plan, not a scan of every match. The whole public
+   * catalogue (`catalogue`), when large, reuses its last estimate for CATALOGUE_ESTIMATE_REUSE_MS.
    */
-  private async count(condition: Sql): Promise<SampleCount> {
+  private async count(condition: Sql, catalogue: boolean): Promise<SampleCount> {
+    const remembered = catalogue ? this.catalogueEstimate.current() : undefined;
+    if (remembered !== undefined) return { count: remembered, exact: false };
     const estimate = await this.estimate(condition);
+    if (catalogue) this.catalogueEstimate.remember(estimate);
     if (estimate > ESTIMATE_ONLY_ABOVE) return { count: estimate, exact: false };
     // Without statistics the estimate means nothing, and a bounded count still reads up to
     // EXACT_COUNT_LIMIT rows per request: the estimate is answered, flagged, instead (null here).

@@ -30,6 +30,8 @@ export interface SampleSearchCondition {
   caller?: SampleCaller;
   /** The search looks at what the public may see (most of the catalogue), not the caller's own samples. */
   public?: boolean;
+  /** The whole public catalogue: the public scope and no filter. */
+  catalogue?: boolean;
 }
 
 /**
@@ -68,8 +70,15 @@ export class SampleSearchService {
       scope === 'public' || !caller
         ? { public: this.policy.publicCondition('s', this.clock.now()) }
         : { scope, userId: caller.user.userId, teamIds: caller.teams.map((team) => team.teamId) };
-    const where = this.sampleSearchRepository.searchCondition(searchScope, await this.filters(criteria, caller));
-    return { where, caller, public: 'public' in searchScope };
+    const filters = await this.filters(criteria, caller);
+    const where = this.sampleSearchRepository.searchCondition(searchScope, filters);
+    const open = 'public' in searchScope;
+    return {
+      where,
+      caller,
+      public: open,
+      catalogue: open && Object.values(filters).every((value) => value === undefined),
+    };
   }
 
   /** The samples of a batch that the caller may see, as a search condition (label sheets). */
@@ -141,7 +150,7 @@ export class SampleSearchService {
     user: AuthenticatedUser | undefined,
     order: SampleOrder = DEFAULT_SAMPLE_ORDER,
   ): Promise<{ count: SampleCount; more: boolean; data: SampleDto[] }> {
-    const { where, caller, public: open } = await this.searchCondition(query, user);
+    const { where, caller, public: open, catalogue } = await this.searchCondition(query, user);
     // Conditions whose best plan depends on the values (a rare name or a common one, a small box
     // or the whole globe) are planned for their values; the others run as prepared statements.
     const given = query as Record<string, unknown>;
@@ -154,8 +163,11 @@ export class SampleSearchService {
       // The public catalogue is walked newest first (a page that needs no planner statistics); one's
       // own samples are few beside it and have their owner's indexes.
       { limit: page.pageSize, offset: page.offset, order, walk: open },
-      valueDependent,
-      TEXT_FILTERS.some((name) => typeof given[name] === 'string' && given[name].trim() !== ''),
+      {
+        valueDependent,
+        textSearch: TEXT_FILTERS.some((name) => typeof given[name] === 'string' && given[name].trim() !== ''),
+        catalogue,
+      },
     );
     return {
       count: this.settle(count, page, found.rows.length, found.more),

