@@ -71,7 +71,7 @@ describe('operations', () => {
       }
     });
 
-    it('serves Prometheus text: request durations by route template, pool and queue gauges', async () => {
+    it('serves Prometheus text: request durations by route template, pool and queue gauges, statements sent', async () => {
       await http().get('/api/samples/IENOSUCH0001/').expect(404);
       const response = await http().get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`).expect(200);
       expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -83,6 +83,9 @@ describe('operations', () => {
       expect(text).not.toContain('IENOSUCH0001');
       expect(text).toMatch(/^db_pool_connections_in_use \d+$/m);
       expect(text).toMatch(/^db_pool_waiting_requests \d+$/m);
+      // The 404 above looked the IGSN up: at least that statement went through the primary pool.
+      expect(text).toContain('# TYPE db_statements_total counter');
+      expect(text).toMatch(/^db_statements_total\{pool="primary"\} [1-9]\d*$/m);
       for (const queue of ['batch-registration', 'sample-export']) {
         for (const state of ['waiting', 'active', 'failed', 'delayed']) {
           expect(text).toMatch(new RegExp(`^queue_jobs\\{queue="${queue}",state="${state}"\\} \\d+$`, 'm'));

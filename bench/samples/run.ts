@@ -163,7 +163,7 @@ function codeVersion(): string {
 }
 
 /** Rates and shares: higher is better; latencies and counts: lower is. */
-const higherIsBetter = (figure: Figure) => figure.kind !== 'latency';
+const higherIsBetter = (figure: Figure) => figure.kind === 'rate' || figure.kind === 'share';
 
 function verdict(figure: Figure, bareFetch: number | undefined): string {
   const checks: boolean[] = [];
@@ -195,7 +195,8 @@ function report(
   plans: { title: string; plan: string }[],
   bareFetch: number | undefined,
 ): string {
-  const digits = (figure: Figure) => (figure.kind === 'rate' || Number.isInteger(figure.api) ? 0 : 1);
+  const digits = (figure: Figure) =>
+    figure.kind === 'rate' || Number.isInteger(figure.api) ? 0 : figure.kind === 'count' ? 2 : 1;
   const other = (share?: CpuShare) => (share ? `${share.foreign.toFixed(0)}%` : 'n/a');
   const rows = scenarios.flatMap((scenario) =>
     scenario.figures.map((figure, index) => [

@@ -2,7 +2,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { Pool } from 'pg';
 import { CpuShare, LoadHooks } from '../lib/cpu-monitor';
 import { ProfileWindow } from '../lib/cpu-profile';
-import { markdownTable } from '../lib/markdown';
+import { formatNumber, markdownTable } from '../lib/markdown';
 import { HttpLoadOptions, HttpLoadResult, runHttpLoad } from '../lib/http-load';
 import { LatencySummary, percentile } from '../lib/percentiles';
 import { runSqlLoad, SqlLoadOptions, SqlLoadResult } from '../lib/sql-load';
@@ -29,7 +29,7 @@ export interface Figure {
    * Higher is better for rates and shares (a percentage of answers), lower for latencies and counts;
    * the target is checked against `api`. Rates are also shown as a ratio to the bare app's fetch rate.
    */
-  kind: 'rate' | 'share' | 'latency';
+  kind: 'rate' | 'share' | 'latency' | 'count';
   target?: number;
   /** A rate that must also reach this share of the SQL-only rate of the same run (0-1). */
   minShareOfSql?: number;
@@ -651,6 +651,40 @@ export function registerBody(code: string, n: number): Record<string, unknown> {
   };
 }
 
+interface RegistrationReading {
+  statements: number;
+  newestId: number;
+}
+
+/**
+ * Where the registration counters stand: the statements the API has sent (db_statements_total on
+ * its /metrics, summed over its pools; with several API processes /metrics answers their sum) and
+ * the newest sample id.
+ */
+async function readRegistrations(env: ScenarioEnvironment): Promise<RegistrationReading> {
+  const response = await fetch(`${env.apiUrl}/metrics`, {
+    headers: { authorization: `Bearer ${env.settings.metricsToken}` },
+  });
+  if (!response.ok) throw new Error(`GET /metrics of the API answered ${response.status}`);
+  let statements = 0;
+  for (const line of (await response.text()).split('\n')) {
+    if (/^db_statements_total[{ ]/.test(line)) statements += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  const { rows } = await env.pool.query<{ id: string | null }>('SELECT max(id) AS id FROM sample');
+  return { statements, newestId: Number(rows[0].id ?? 0) };
+}
+
+/** The statements the API sent since `before`, and per sample stored since then. */
+async function registrationCost(env: ScenarioEnvironment, before: RegistrationReading) {
+  const after = await readRegistrations(env);
+  const { rows } = await env.pool.query<{ stored: string }>('SELECT count(*) AS stored FROM sample WHERE id > $1', [
+    before.newestId,
+  ]);
+  const registrations = Number(rows[0].stored);
+  const statements = after.statements - before.statements;
+  return { statements, registrations, perRegistration: registrations ? statements / registrations : Number.NaN };
+}
+
 /** How many of the database's sessions are running, and how many of those wait for a lock, sampled. */
 function sampleLockWaits(pool: Pool): { stop: () => Promise<{ active: number; waitingOnLock: number }> } {
   const samples: { active: number; waiting: number }[] = [];
@@ -700,6 +734,7 @@ export async function register(env: ScenarioEnvironment): Promise<ScenarioReport
     ],
   });
   let locks: { active: number; waitingOnLock: number } | undefined;
+  const before = await readRegistrations(env);
   const api = await http('Register: API, 16 connections', {
     ...registerOptions(16),
     hooks: {
@@ -716,6 +751,7 @@ export async function register(env: ScenarioEnvironment): Promise<ScenarioReport
       },
     },
   });
+  const cost = await registrationCost(env, before);
   await http('Register: API, 1 connection', registerOptions(1));
   const side = await sql('Register: SQL, one statement minting and inserting, 16 clients', 16, (n) => {
     const body = registerBody(code, 1_000_000 + n);
@@ -741,15 +777,22 @@ export async function register(env: ScenarioEnvironment): Promise<ScenarioReport
         { metric: 'samples/s', api: api.result.okPerSecond, sql: side.result.perSecond, kind: 'rate', target: 600 },
         { metric: 'p50 ms', api: api.result.latency.p50, sql: side.result.latency.p50, kind: 'latency' },
         { metric: 'p95 ms', api: api.result.latency.p95, sql: side.result.latency.p95, kind: 'latency' },
+        { metric: 'statements per registration', api: cost.perRegistration, sql: 1, kind: 'count', target: 4 },
       ],
       cpu: { api: api.result.cpu, sql: side.result.cpu },
       runs,
-      notes: locks
-        ? [
-            `Register at 16 connections: on average ${locks.active.toFixed(1)} of the API's PostgreSQL sessions were ` +
-              `running a statement, ${locks.waitingOnLock.toFixed(1)} of them waiting for a lock (sampled every 100 ms).`,
-          ]
-        : [],
+      notes: [
+        `Statements per registration: ${formatNumber(cost.statements)} statements sent by the API ` +
+          `(db_statements_total on its /metrics, every pool and process) over the 16-connection run and its ` +
+          `warm-up, for ${formatNumber(cost.registrations)} samples stored — every statement of the request ` +
+          'counts, the bearer-token check included.',
+        ...(locks
+          ? [
+              `Register at 16 connections: on average ${locks.active.toFixed(1)} of the API's PostgreSQL sessions were ` +
+                `running a statement, ${locks.waitingOnLock.toFixed(1)} of them waiting for a lock (sampled every 100 ms).`,
+            ]
+          : []),
+      ],
     },
   ];
 }

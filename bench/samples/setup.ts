@@ -15,6 +15,8 @@ export interface BenchSettings {
   redisUrl: string;
   redisKeyPrefix: string;
   jwtSecret: string;
+  /** METRICS_TOKEN of the API under test: the register scenario reads its statement count on /metrics. */
+  metricsToken: string;
   /** Measured seconds of each throughput scenario, after `warmupSeconds` thrown away. */
   durationSeconds: number;
   warmupSeconds: number;
@@ -109,6 +111,7 @@ export function benchSettings(env: NodeJS.ProcessEnv = process.env): BenchSettin
     redisUrl: env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/0',
     redisKeyPrefix: 'bench-samples',
     jwtSecret: 'bench-only-secret-never-used-in-a-deployment-0123456789',
+    metricsToken: 'bench-only-metrics-token',
     durationSeconds: integer(env, 'BENCH_DURATION', 10),
     warmupSeconds: integer(env, 'BENCH_WARMUP', 3),
     pageRequests: integer(env, 'BENCH_PAGE_REQUESTS', 20),
@@ -143,6 +146,7 @@ export function apiEnvironment(settings: BenchSettings): Record<string, string> 
     REDIS_URL: settings.redisUrl,
     REDIS_KEY_PREFIX: settings.redisKeyPrefix,
     JWT_SECRET: settings.jwtSecret,
+    METRICS_TOKEN: settings.metricsToken,
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
     AUTH_RATE_LIMIT_PER_IP: '100000',

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { DataSourceOptions, LoggerOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
+import { PrimaryClient, StandbyClient } from './statement-count';
 import { TypeOrmLogger } from './typeorm-logger';
 
 const projectRoot = join(__dirname, '..', '..', '..');
@@ -35,6 +36,8 @@ export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
       application_name: `sample-registry-${process.pid}`,
       statement_timeout: config.database.statementTimeoutMs || undefined,
       connectionTimeoutMillis: config.database.poolWaitMs,
+      // pg.Pool's client class: counts the statements sent (db_statements_total).
+      Client: PrimaryClient,
     },
   };
 }
@@ -56,6 +59,7 @@ export function buildReadDataSourceOptions(config: AppConfig, url: string): Data
       ...(options.extra as Record<string, unknown>),
       application_name: `${READ_APPLICATION_NAME}-${process.pid}`,
       connectionTimeoutMillis: Math.min(config.database.poolWaitMs, STANDBY_CONNECT_TIMEOUT_MS),
+      Client: StandbyClient,
     },
   } as DataSourceOptions;
 }

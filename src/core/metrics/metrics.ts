@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
-import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { StatementPool, sentStatements } from '../database/statement-count';
 import { QUEUE_JOB_STATES, QueueStats } from '../queue/queue-stats';
 
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -61,6 +62,17 @@ export class Metrics {
       registers,
       collect() {
         this.set(pool()?.waitingCount ?? 0);
+      },
+    });
+    new Counter({
+      name: 'db_statements_total',
+      help: 'SQL statements this process sent through its PostgreSQL pools since it started, by pool (primary, standby)',
+      labelNames: ['pool'],
+      registers,
+      collect() {
+        // The counts live in statement-count.ts (one increment per statement); a scrape copies them.
+        this.reset();
+        for (const pool of Object.keys(sentStatements) as StatementPool[]) this.inc({ pool }, sentStatements[pool]);
       },
     });
     new Gauge({
