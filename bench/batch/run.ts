@@ -304,7 +304,7 @@ function machine(): string {
     `Commit ${commit}${dirty ? ' (with uncommitted changes in src/)' : ''}; ${cores.length} × ${cores[0]?.model.trim()}, ` +
     `${formatNumber(totalmem() / 1024 ** 3, 1)} GB, Node ${process.version}; load average ` +
     `${loadavg()[0].toFixed(1)} when the run began; validation threads: ` +
-    `${process.env.BATCH_VALIDATION_THREADS ?? 'the default (cores − 1, at least 1)'}.`
+    `${process.env.BATCH_VALIDATION_THREADS ?? 'the default (cores − 2, none on two cores)'}.`
   );
 }
 
