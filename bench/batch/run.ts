@@ -212,6 +212,7 @@ async function runBatch(stack: Stack, rows: number, tag: string, tableBefore: nu
   const form = new FormData();
   form.append('file', new Blob([file]), `${tag}.xlsx`);
   stack.worker.resetPeak();
+  const rssBeforeMb = stack.worker.memory('VmRSS') / 1024 / 1024;
   const cpuBefore = cpuSeconds(stack.worker.pid);
   const started = performance.now();
   const response = await fetch(`${stack.api.baseUrl}/api/batches/upload/`, {
@@ -249,7 +250,7 @@ async function runBatch(stack: Stack, rows: number, tag: string, tableBefore: nu
   };
   log(
     `  ${formatNumber(rows)} rows into ${formatNumber(tableBefore)}: ${seconds.toFixed(1)} s, ` +
-      `worker peak RSS ${run.peakRssMb.toFixed(0)} MB, worker CPU ${run.workerCpuS.toFixed(1)} s`,
+      `worker peak RSS ${run.peakRssMb.toFixed(0)} MB (${rssBeforeMb.toFixed(0)} MB before), worker CPU ${run.workerCpuS.toFixed(1)} s`,
   );
   return run;
 }
@@ -303,7 +304,7 @@ function machine(): string {
     `Commit ${commit}${dirty ? ' (with uncommitted changes in src/)' : ''}; ${cores.length} × ${cores[0]?.model.trim()}, ` +
     `${formatNumber(totalmem() / 1024 ** 3, 1)} GB, Node ${process.version}; load average ` +
     `${loadavg()[0].toFixed(1)} when the run began; validation threads: ` +
-    `${process.env.BATCH_VALIDATION_THREADS ?? 'the default (cores − 1, at least 1)'}.`
+    `${process.env.BATCH_VALIDATION_THREADS ?? 'the default (cores − 2, none on two cores)'}.`
   );
 }
 

@@ -346,8 +346,9 @@ export function loadAppConfig(env: Env): AppConfig {
     batches: {
       maxCells: integer(env, 'BATCH_MAX_CELLS', 3_000_000, 1, 1_000_000_000),
       maxInflatedBytes: byteSize(env, 'BATCH_MAX_INFLATED_BYTES', '400mb'),
-      // The machine's cores minus the worker's own thread, at least one (docs/decisions/0010).
-      validationThreads: integer(env, 'BATCH_VALIDATION_THREADS', Math.max(1, availableParallelism() - 1), 0, 64),
+      // The cores left beside the worker's own thread and PostgreSQL's inserts: none on two cores,
+      // where a thread's isolate costs more memory and CPU than it saves time (docs/decisions/0010).
+      validationThreads: integer(env, 'BATCH_VALIDATION_THREADS', Math.max(0, availableParallelism() - 2), 0, 64),
       threadsFromRows: integer(env, 'BATCH_THREADS_FROM_ROWS', 5000, 1, 1_000_000),
     },
     supervisor: {

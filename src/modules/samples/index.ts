@@ -10,6 +10,7 @@ export {
   SAMPLE_READ_ONLY_FIELDS,
   SEARCH_SCOPES,
   UpdateSampleDto,
+  reviveCreateSampleDto,
 } from './dto/sample-write.dto';
 export {
   SampleArchive,

@@ -1,9 +1,11 @@
+import { CreateSampleDto } from '../../samples';
+import { RelatedResourceDto, RelatedResourceRefDto } from '../../samples/dto/sample-write.dto';
 import { InlineRowChecks, NewRowCheck, NewRowChecks, PooledRowChecks } from './new-row-checks';
 import { RowValidationPool } from './row-validation-pool';
 
 /**
  * A large batch checks its rows on threads: each row must come back in file order with the DTO
- * (classes included, which the writer tells related resource ids from links by) or the error the
+ * (its data, and the classes the writer tells related resource ids from links by) or the error the
  * inline check gives.
  */
 const BODIES: Record<string, unknown>[] = [
@@ -48,7 +50,21 @@ describe('new row checks', () => {
     const inline = await checkAll(new InlineRowChecks(), count);
     const pooled = await checkAll(new PooledRowChecks(pool), count);
     expect(pooled.map((check) => check.rowNumber)).toEqual(Array.from({ length: count }, (_, i) => i + 2));
-    expect(pooled).toStrictEqual(inline);
+    // The same data, own properties included (a thread's answer is a structured clone of its DTO)…
+    expect(pooled).toEqual(inline);
+    expect(JSON.stringify(pooled)).toBe(JSON.stringify(inline));
+    // …and the classes the writer reads: the DTO's, and its related resources' (ids told from links by class).
+    const classesOf = (check: NewRowCheck) =>
+      'dto' in check
+        ? [check.dto.constructor, ...(check.dto.related_resources ?? []).map((item) => item.constructor)]
+        : [];
+    expect(pooled.map(classesOf)).toEqual(inline.map(classesOf));
+    expect(classesOf(inline[1])).toEqual([
+      CreateSampleDto,
+      RelatedResourceDto,
+      RelatedResourceRefDto,
+      RelatedResourceRefDto,
+    ]);
     expect(pooled.filter((check) => 'error' in check)).toHaveLength(inline.filter((check) => 'error' in check).length);
   }, 60_000);
 

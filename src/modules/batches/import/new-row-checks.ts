@@ -1,8 +1,7 @@
-import { ClassTransformOptions, plainToInstance } from 'class-transformer';
 import { validateBuiltBody } from '../../../core/http/validation';
-import { CreateSampleDto } from '../../samples';
+import { CreateSampleDto, reviveCreateSampleDto } from '../../samples';
 import { describeRowError } from './batch-rejected';
-import { RowValidationPool } from './row-validation-pool';
+import { RowValidationPool, RowVerdict } from './row-validation-pool';
 
 /** A new sample's row after the register rules: its DTO, or its error as the report shows it. */
 export type NewRowCheck = { rowNumber: number; dto: CreateSampleDto } | { rowNumber: number; error: string };
@@ -30,24 +29,22 @@ export class InlineRowChecks implements NewRowChecks {
   }
 }
 
-/** The validation pipe's transform options (core/http/validation.ts): the same body, the same DTO. */
-const TRANSFORM_OPTIONS: ClassTransformOptions = { enableImplicitConversion: false };
 /** Rows a thread checks per message: large enough that messaging costs little, small enough to interleave. */
 const ROWS_PER_MESSAGE = 250;
 
 interface InFlight {
-  rows: { rowNumber: number; body: Record<string, unknown> }[];
-  verdicts: Promise<(string | null)[]>;
+  rowNumbers: number[];
+  verdicts: Promise<RowVerdict[]>;
 }
 
 /**
  * Rows sent to the pool's threads a few hundred at a time, with at most four messages a thread in
  * flight: enough to keep a thread busy while this one prepares and inserts a chunk, and memory
- * stays bounded. A passing row's DTO is built here from its body with the pipe's
- * transform, as validation itself would have built it (it does not change a DTO that passes).
+ * stays bounded. A passing row comes back as the DTO the thread built and checked (copied, then
+ * given back the classes the writer reads), so this thread neither transforms nor keeps the body.
  */
 export class PooledRowChecks implements NewRowChecks {
-  private gathering: InFlight['rows'] = [];
+  private gathering: { rowNumber: number; body: Record<string, unknown> }[] = [];
   private readonly inFlight: InFlight[] = [];
 
   constructor(private readonly pool: RowValidationPool) {}
@@ -72,16 +69,16 @@ export class PooledRowChecks implements NewRowChecks {
     this.gathering = [];
     const verdicts = this.pool.validate(rows.map((row) => row.body));
     verdicts.catch(() => undefined); // awaited (and thrown) when received
-    this.inFlight.push({ rows, verdicts });
+    this.inFlight.push({ rowNumbers: rows.map((row) => row.rowNumber), verdicts });
   }
 
-  private async receive({ rows, verdicts }: InFlight): Promise<NewRowCheck[]> {
+  private async receive({ rowNumbers, verdicts }: InFlight): Promise<NewRowCheck[]> {
     const answers = await verdicts;
-    return rows.map(({ rowNumber, body }, index) => {
-      const error = answers[index];
-      return error === null
-        ? { rowNumber, dto: plainToInstance(CreateSampleDto, body, TRANSFORM_OPTIONS) }
-        : { rowNumber, error };
+    return rowNumbers.map((rowNumber, index) => {
+      const answer = answers[index];
+      return typeof answer === 'string'
+        ? { rowNumber, error: answer }
+        : { rowNumber, dto: reviveCreateSampleDto(answer) };
     });
   }
 }

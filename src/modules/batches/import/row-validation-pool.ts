@@ -6,10 +6,13 @@ export interface RowValidationRequest {
   bodies: Record<string, unknown>[];
 }
 
-export type RowValidationReply = { id: number; verdicts: (string | null)[] } | { id: number; failure: string };
+/** A row's answer: the error as the report shows it, or the DTO that passed (its data; see reviveCreateSampleDto). */
+export type RowVerdict = string | object;
+
+export type RowValidationReply = { id: number; verdicts: RowVerdict[] } | { id: number; failure: string };
 
 interface Waiting {
-  resolve: (verdicts: (string | null)[]) => void;
+  resolve: (verdicts: RowVerdict[]) => void;
   reject: (error: Error) => void;
 }
 
@@ -27,8 +30,8 @@ export class RowValidationPool {
 
   constructor(readonly size: number) {}
 
-  /** For each body, in order: null when it passes, else the row's error as the report shows it. */
-  validate(bodies: Record<string, unknown>[]): Promise<(string | null)[]> {
+  /** For each body, in order: its DTO's data when it passes, else the row's error as the report shows it. */
+  validate(bodies: Record<string, unknown>[]): Promise<RowVerdict[]> {
     if (!this.threads.length) this.start();
     const id = this.nextId++;
     const thread = this.threads[this.turn++ % this.threads.length];

@@ -1,19 +1,18 @@
 /**
  * A thread of the RowValidationPool: checks batch rows' bodies against the register rules
- * (CreateSampleDto, exactly as the validation pipe does) and answers, for each, null or the
- * row's error as the report shows it.
+ * (CreateSampleDto, exactly as the validation pipe does) and answers, for each, the DTO the pipe
+ * builds (a structured clone of it) or the row's error as the report shows it.
  */
 import 'reflect-metadata';
 import { parentPort } from 'node:worker_threads';
 import { validateBuiltBody } from '../../../core/http/validation';
 import { CreateSampleDto } from '../../samples';
 import { describeRowError } from './batch-rejected';
-import { RowValidationReply, RowValidationRequest } from './row-validation-pool';
+import { RowValidationReply, RowValidationRequest, RowVerdict } from './row-validation-pool';
 
-async function verdict(body: Record<string, unknown>): Promise<string | null> {
+async function verdict(body: Record<string, unknown>): Promise<RowVerdict> {
   try {
-    await validateBuiltBody(CreateSampleDto, body);
-    return null;
+    return await validateBuiltBody(CreateSampleDto, body);
   } catch (error) {
     return describeRowError(error); // rethrows what is not a refusal of the row
   }
@@ -21,7 +20,7 @@ async function verdict(body: Record<string, unknown>): Promise<string | null> {
 
 async function answer({ id, bodies }: RowValidationRequest): Promise<RowValidationReply> {
   try {
-    const verdicts: (string | null)[] = [];
+    const verdicts: RowVerdict[] = [];
     for (const body of bodies) verdicts.push(await verdict(body));
     return { id, verdicts };
   } catch (error) {

@@ -154,7 +154,12 @@ export class RelatedResourceRefDto {
 function relatedResourceElement(item: unknown): unknown {
   if (typeof item === 'number' || typeof item === 'string') return plainToInstance(RelatedResourceRefDto, { id: item });
   if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
-  return 'id' in item ? plainToInstance(RelatedResourceRefDto, item) : plainToInstance(RelatedResourceDto, item);
+  return plainToInstance<object, object>(relatedResourceClassOf(item), item);
+}
+
+/** An object element names a related resource object when it has an id; otherwise it is an inline link. */
+function relatedResourceClassOf(item: object): typeof RelatedResourceRefDto | typeof RelatedResourceDto {
+  return 'id' in item ? RelatedResourceRefDto : RelatedResourceDto;
 }
 
 export function isRelatedResourceRef(item: RelatedResourceDto | RelatedResourceRefDto): item is RelatedResourceRefDto {
@@ -463,6 +468,20 @@ export class CreateSampleDto {
   @Nullable()
   @IsRegistryDate()
   publish_date?: string | null;
+}
+
+/**
+ * A transformed CreateSampleDto copied from another thread (a structured clone keeps the data, not
+ * the classes) with the classes the writer reads back: the DTO's own, and its related resources'
+ * (isRelatedResourceRef tells ids from links by class). Other nested objects stay plain: nothing
+ * reads their class.
+ */
+export function reviveCreateSampleDto(copy: object): CreateSampleDto {
+  const dto = Object.setPrototypeOf(copy, CreateSampleDto.prototype) as CreateSampleDto;
+  for (const item of dto.related_resources ?? []) {
+    if (item !== null && typeof item === 'object') Object.setPrototypeOf(item, relatedResourceClassOf(item).prototype);
+  }
+  return dto;
 }
 
 /** PATCH body: any register field; lists sent replace the stored lists. */

@@ -105,8 +105,9 @@ export class SampleFieldResolver {
   ): Promise<ResolvedWrite> {
     const job: Resolution = { dto, caller, manager, existing, refs };
     const columns: Partial<Sample> = {};
+    const scalars = columns as Record<string, unknown>;
     for (const [field, column] of SCALAR_FIELDS) {
-      if (dto[field] !== undefined) Object.assign(columns, { [column]: dto[field] });
+      if (dto[field] !== undefined) scalars[column] = dto[field];
     }
     Object.assign(columns, await this.vocabularyColumns(job), await this.agentColumns(job));
     let relatedResourceIds: number[] | undefined;

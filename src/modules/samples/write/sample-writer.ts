@@ -40,7 +40,9 @@ const MINT_ATTEMPTS = 5;
 /** A record's values under the columns' database names (NULL for a column it leaves unset). */
 function rowOf(record: object, columns: ColumnMetadata[]): SampleRecord {
   const values = record as Record<string, unknown>;
-  return Object.fromEntries(columns.map((column) => [column.databaseName, values[column.propertyName] ?? null]));
+  const row: SampleRecord = {};
+  for (const column of columns) row[column.databaseName] = values[column.propertyName] ?? null;
+  return row;
 }
 
 /**
@@ -164,22 +166,20 @@ export class SampleWriter {
     refuseIncompleteNewSample(resolved.columns, status);
     const suffix = await this.igsnOfNew(dto, code, manager, context);
     const now = this.clock.now();
-    return {
-      ...resolved,
-      columns: {
-        ...resolved.columns,
-        igsn: suffix,
-        registryCode: code,
-        metadataStoreStatus: status,
-        publishDate: resolved.columns.publishDate ?? (status === 'published' ? now : null),
-        userOwnerId: caller.user.userId,
-        teamOwnerId,
-        createdBy: caller.user.userId,
-        createdAt: now,
-        updatedAt: now,
-        ...this.legacyColumns(context),
-      },
-    };
+    // Completed in place: the resolved write is this call's own (a batch prepares tens of thousands).
+    Object.assign(resolved.columns, {
+      igsn: suffix,
+      registryCode: code,
+      metadataStoreStatus: status,
+      publishDate: resolved.columns.publishDate ?? (status === 'published' ? now : null),
+      userOwnerId: caller.user.userId,
+      teamOwnerId,
+      createdBy: caller.user.userId,
+      createdAt: now,
+      updatedAt: now,
+      ...this.legacyColumns(context),
+    });
+    return resolved;
   }
 
   /**
@@ -264,25 +264,31 @@ export class SampleWriter {
   async insertMany(manager: EntityManager, writes: ResolvedWrite[], extra: Partial<Sample> = {}): Promise<number[]> {
     if (!writes.length) return [];
     const now = this.clock.now();
-    const records = writes.map((write) => ({
+    const defaults: Partial<Sample> = {
       materialTypes: [],
       otherNames: [],
       relatedResources: [],
       isDeactivated: false,
       createdAt: now,
       updatedAt: now,
-      ...write.columns,
-      ...extra,
-    }));
-    const columns = this.columnsOf(manager, records);
-    const rows: SampleRecord[] = records.map((record) => rowOf(record, columns));
+    };
+    // Each row is `{ ...defaults, ...write.columns, ...extra }`, read in place rather than copied.
+    const columns = this.columnsOf(manager, [defaults, ...writes.map((write) => write.columns), extra]);
+    const rows: SampleRecord[] = writes.map((write) => {
+      const row: SampleRecord = {};
+      for (const { propertyName, databaseName } of columns) {
+        const source = propertyName in extra ? extra : propertyName in write.columns ? write.columns : defaults;
+        row[databaseName] = (source as Record<string, unknown>)[propertyName] ?? null;
+      }
+      return row;
+    });
     const idOf = await this.sampleWriteRepository.insertMany(
       manager,
       rows,
       columns.map((column) => column.databaseName),
     );
     // RETURNING order is not guaranteed: rows are matched back by their (unique) IGSN.
-    const ids = records.map((record) => idOf.get(record.igsn as string) as number);
+    const ids = writes.map((write) => idOf.get(write.columns.igsn as string) as number);
     await this.sampleWriteRepository.insertCollectors(
       manager,
       writes.map((write, index) => ({ sampleId: ids[index], collectorIds: write.collectorIds ?? [] })),
@@ -326,7 +332,8 @@ export class SampleWriter {
 
   /** The sample columns (but the id) that any of `records` sets, by property name. */
   private columnsOf(manager: EntityManager, records: object[]): ColumnMetadata[] {
-    const names = new Set(records.flatMap((record) => Object.keys(record)));
+    const names = new Set<string>();
+    for (const record of records) for (const name in record) names.add(name);
     return manager.connection
       .getMetadata(Sample)
       .columns.filter((column) => names.has(column.propertyName) && column.propertyName !== 'id');
