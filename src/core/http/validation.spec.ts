@@ -49,26 +49,4 @@ describe('validateBuiltBody', () => {
       Object.assign(new Probe(), { label: 'x', extra: 1 }),
     );
   });
-
-  it('gives a class declared after a first validation its parent’s rules and its own', async () => {
-    class Parent {
-      @IsString()
-      label: unknown;
-    }
-    await validateBuiltBody(Parent, { label: 'x' });
-    class Child extends Parent {
-      @IsInt()
-      count: unknown;
-    }
-    const refusal = (body: Record<string, unknown>) =>
-      validateBuiltBody(Child, body).then(
-        () => undefined,
-        (error: ApiError) => (error.getResponse() as { errors: object }).errors,
-      );
-    expect(await refusal({ label: 1, count: 'x' })).toEqual({
-      label: ['label must be a string'],
-      count: ['count must be an integer number'],
-    });
-    expect(await refusal({ label: 'x', count: 2 })).toBeUndefined();
-  });
 });

@@ -3,10 +3,6 @@ import { ClassTransformOptions, plainToInstance } from 'class-transformer';
 import { ValidationError, ValidatorOptions, validate } from 'class-validator';
 import { ApiError } from './api-error';
 import { FieldErrors } from './error-body';
-import { rememberValidationRules } from './validation-rules-cache';
-
-// Both the pipe and validateBuiltBody validate through here: each class's rules are looked up once.
-rememberValidationRules();
 
 /** Turns class-validator's error tree into `{ "collectors.0.individual.label": [...] }`. */
 export function flattenValidationErrors(errors: ValidationError[], parentPath = ''): FieldErrors {
