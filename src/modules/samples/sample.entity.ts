@@ -28,7 +28,12 @@ const numeric = {
   from: (value: string | null) => (value === null ? null : Number(value)),
 };
 
-/** A physical sample identified by an IGSN. `igsn` holds the bare upper-case suffix. */
+/**
+ * A physical sample identified by an IGSN. `igsn` holds the bare upper-case suffix.
+ * Length-limited text columns are `text` with a CHECK on their length (migration
+ * SampleTextColumnWidths), not `varchar(n)`: the planner's width estimate stays under a page
+ * before the table has statistics.
+ */
 @Entity('sample')
 export class Sample {
   @PrimaryColumn({ type: 'bigint', transformer: numeric })
@@ -41,11 +46,11 @@ export class Sample {
   @Column({ type: 'varchar', length: 5 })
   registryCode: string;
 
-  @Column({ type: 'varchar', length: 255 })
+  @Column({ type: 'text' })
   name: string;
 
   /** The client's own id for the sample; unique per user owner among active samples (uq_sample_owner_external_id). */
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   externalSampleId: string | null;
 
   /** Null only while the sample is reserved (a CHECK constraint holds it so). */
@@ -53,10 +58,10 @@ export class Sample {
   objectTypeId: number | null;
 
   /** The SESAR 1.0 sample type (`Type > Subtype`) a legacy XML client sent, as sent; null otherwise. */
-  @Column({ type: 'varchar', length: 512, nullable: true })
+  @Column({ type: 'text', nullable: true })
   legacySampleType: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   generalMaterialType: string | null;
 
   @Column({ type: 'text', array: true, default: () => "'{}'" })
@@ -98,74 +103,74 @@ export class Sample {
   @Column({ type: 'varchar', length: 2, nullable: true })
   country: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   province: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   county: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   city: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   locality: string | null;
 
   @Column({ type: 'text', nullable: true })
   locationDescription: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   locationMethod: string | null;
 
   @Column({ type: 'text', nullable: true })
   purpose: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   size: string | null;
 
   // Further SESAR fields, kept so legacy XML and batch spreadsheets lose nothing.
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   fieldName: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   primaryLocationName: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   primaryLocationType: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   verticalDatum: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   northing: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   easting: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   zone: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   depthScale: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   sizeUnit: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   cruiseFieldPrgrm: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   currentArchiveContact: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   originalArchiveContact: string | null;
 
   @Column({ type: 'bigint', nullable: true, transformer: numeric })
   parentSampleId: number | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   externalParentName: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   externalParentObjectType: string | null;
 
   @Column({ type: 'text', array: true, default: () => "'{}'" })
@@ -180,13 +185,13 @@ export class Sample {
   @Column({ type: 'varchar', length: 20, nullable: true })
   numericAgeUnit: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   geologicAgeVerbatim: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   geologicUnit: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   samplingMethod: string | null;
 
   @Column({ type: 'text', nullable: true })
@@ -201,7 +206,7 @@ export class Sample {
   @Column({ type: 'varchar', length: 10, nullable: true })
   samplingDatePrecision: string | null;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @Column({ type: 'text', nullable: true })
   launchLabel: string | null;
 
   @Column({ type: 'integer', nullable: true })
