@@ -9,7 +9,13 @@ import { DataSource } from 'typeorm';
 import { AccountsService } from '../src/modules/accounts/accounts.service';
 import { ConnectionService } from '../src/modules/auth/connection.service';
 import { TokenService } from '../src/modules/auth/token.service';
-import { TEST_PASSWORD, TestUser, createRegistrant, createUserWithToken, uniqueRegistryCode } from './support/auth';
+import {
+  TEST_PASSWORD,
+  TestUser,
+  createFreshRegistryCode,
+  createRegistrant,
+  createUserWithToken,
+} from './support/auth';
 import {
   legacySamplesDocument,
   minimalLegacySample,
@@ -61,16 +67,9 @@ describe('authorization', () => {
     const accounts = app.get(AccountsService);
     const name = `team-${randomUUID().slice(0, 8)}`;
     await accounts.createTeam(name);
-    for (;;) {
-      const code = uniqueRegistryCode();
-      try {
-        await accounts.createRegistryCode(code, { team: name });
-        for (const [member, role] of members) await accounts.addTeamMember(name, member.email, role);
-        return { name, code };
-      } catch (error) {
-        if ((error as { getStatus?: () => number }).getStatus?.() !== 409) throw error;
-      }
-    }
+    const code = await createFreshRegistryCode(accounts, { team: name });
+    for (const [member, role] of members) await accounts.addTeamMember(name, member.email, role);
+    return { name, code };
   }
 
   describe('roles are current, not historical', () => {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AccountsService } from '../src/modules/accounts/accounts.service';
-import { createRegistrant, createUserWithToken, uniqueRegistryCode } from './support/auth';
+import { createFreshRegistryCode, createRegistrant, createUserWithToken } from './support/auth';
 import { jobFinished, waitForJob as waitForJobState } from './support/jobs';
 import { createTestApp } from './support/test-app';
 import { WorkerProcess, startWorkerProcess } from './support/worker-process';
@@ -334,8 +334,7 @@ describe('batch registration', () => {
       const viewer = await createUserWithToken(app);
       await accounts.addTeamMember(team, uploader.email, 'editor');
       await accounts.addTeamMember(team, viewer.email, 'viewer');
-      const code = uniqueRegistryCode();
-      await accounts.createRegistryCode(code, { team });
+      const code = await createFreshRegistryCode(accounts, { team });
       const file = buildWorkbook({
         metadata: { registry_code: code },
         headers: HEADERS,

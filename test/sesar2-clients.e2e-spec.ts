@@ -3,7 +3,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { AccountsService } from '../src/modules/accounts/accounts.service';
 import { ConnectionService } from '../src/modules/auth/connection.service';
-import { TestUser, createRegistrant, createUserWithToken, uniqueRegistryCode } from './support/auth';
+import { TestUser, createFreshRegistryCode, createRegistrant, createUserWithToken } from './support/auth';
 import { FakeIdentity, FakeOpenIdProvider, randomOrcid } from './support/fake-openid-provider';
 import {
   LEGACY_ENDPOINTS,
@@ -108,8 +108,7 @@ describe('SESAR2 clients: reads, vocabularies, deactivation and sign-in', () => 
   it('plays a whole session: sign in, codes, vocabularies, register, look up, PATCH, link, deactivate, 410', async () => {
     const orcid = randomOrcid();
     const researcher = await createUserWithToken(app, { orcid });
-    const code = uniqueRegistryCode();
-    await app.get(AccountsService).createRegistryCode(code, { email: researcher.email });
+    const code = await createFreshRegistryCode(app.get(AccountsService), { email: researcher.email });
 
     const pair = (await exchange({ sub: orcid }, 200)).body.data;
     const auth = { Authorization: `Bearer ${pair.access}` };
@@ -258,9 +257,7 @@ describe('SESAR2 clients: reads, vocabularies, deactivation and sign-in', () => 
       for (const [index, team] of teams.entries()) {
         await accounts.createTeam(team);
         await accounts.addTeamMember(team, me.email, index === 0 ? 'viewer' : 'editor');
-        const teamCode = uniqueRegistryCode();
-        await accounts.createRegistryCode(teamCode, { team });
-        teamCodes.push(teamCode);
+        teamCodes.push(await createFreshRegistryCode(accounts, { team }));
       }
       const mine = (await http().get('/api/registry-codes/').set(me.auth).expect(200)).body.data as {
         code: string;

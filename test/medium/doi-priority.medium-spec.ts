@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AccountsService } from '../../src/modules/accounts/accounts.service';
 import { DataCiteBudget, budgetPacing } from '../../src/modules/datacite/datacite-budget';
 import { SampleDoiRepository } from '../../src/modules/datacite/sample-doi.repository';
-import { TestUser, createUserWithToken, uniqueRegistryCode } from '../support/auth';
+import { TestUser, createFreshRegistryCode, createUserWithToken } from '../support/auth';
 import { createMediumContext } from '../support/medium';
 import { testConfig, testKeyPrefix } from '../support/test-environment';
 
@@ -32,8 +32,7 @@ describe('DOI priorities and the DataCite budget', () => {
     app = await createMediumContext({ config });
     db = app.get(DataSource);
     owner = await createUserWithToken(app);
-    code = uniqueRegistryCode();
-    await app.get(AccountsService).createRegistryCode(code, { email: owner.email });
+    code = await createFreshRegistryCode(app.get(AccountsService), { email: owner.email });
   });
 
   afterAll(async () => {

@@ -79,20 +79,31 @@ export function uniqueRor(): string {
   return `0${body}${String(randomInt(100)).padStart(2, '0')}`;
 }
 
+/**
+ * Creates a registry code no other test holds, for `owner` (a user's email or a team): a fresh code
+ * can still be taken by a suite sharing the database, so a 409 means draw another.
+ */
+export async function createFreshRegistryCode(
+  accounts: AccountsService,
+  owner: Parameters<AccountsService['createRegistryCode']>[1],
+): Promise<string> {
+  for (;;) {
+    const code = uniqueRegistryCode();
+    try {
+      await accounts.createRegistryCode(code, owner);
+      return code;
+    } catch (error) {
+      if ((error as { getStatus?: () => number }).getStatus?.() !== 409) throw error;
+    }
+  }
+}
+
 /** A user with upload permission who owns a new registry code. */
 export async function createRegistrant(
   app: Pick<INestApplicationContext, 'get'>,
   options: { isStaff?: boolean } = {},
 ): Promise<TestUser & { code: string }> {
   const user = await createUserWithToken(app, { isStaff: options.isStaff });
-  const accounts = app.get(AccountsService);
-  for (;;) {
-    const code = uniqueRegistryCode();
-    try {
-      await accounts.createRegistryCode(code, { email: user.email });
-      return { ...user, code };
-    } catch (error) {
-      if ((error as { getStatus?: () => number }).getStatus?.() !== 409) throw error;
-    }
-  }
+  const code = await createFreshRegistryCode(app.get(AccountsService), { email: user.email });
+  return { ...user, code };
 }
