@@ -63,13 +63,10 @@ export class SampleCurationRepository {
          FROM sample s
          ${FLAT_JOINS}
         WHERE s.batch_id = ${batchId} AND ${condition}`.toQuery();
-    return this.dataSource.transaction(async (manager) => {
-      // From ~7,500 samples the planner's cost passes jit_above_cost, and JIT-compiling these ~200
-      // aggregates takes seconds — far more than running them (see bench/curation).
-      await manager.query('SET LOCAL jit = off');
-      const [row] = await manager.query<T[]>(text, values);
-      return row;
-    });
+    // Unplanned JIT would cost seconds here (~200 aggregates past jit_above_cost from ~7,500
+    // samples); every pooled connection runs with jit off (data-source-options).
+    const [row] = await this.dataSource.query<T[]>(text, values);
+    return row;
   }
 
   /**
