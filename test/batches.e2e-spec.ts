@@ -5,7 +5,9 @@ import { DataSource } from 'typeorm';
 import { AccountsService } from '../src/modules/accounts/accounts.service';
 import { createFreshRegistryCode, createRegistrant, createUserWithToken } from './support/auth';
 import { jobFinished, waitForJob as waitForJobState } from './support/jobs';
+import { IsolatedDatabase, createIsolatedDatabase } from './support/isolated-database';
 import { createTestApp } from './support/test-app';
+import { testConfig, testKeyPrefix } from './support/test-environment';
 import { WorkerProcess, startWorkerProcess } from './support/worker-process';
 import { buildWorkbook, readSamplesSheet } from './support/workbooks';
 import { zip } from './support/zip';
@@ -19,14 +21,24 @@ describe('batch registration', () => {
   let owner: Registrant;
   const http = () => request(app.getHttpServer());
 
+  /**
+   * A database and queues of this suite's own: "before a worker runs" means no worker at all, and
+   * other suites start workers on the shared queues (and their recovery sweeps take every open job
+   * of the shared database), which would take this suite's pending jobs before it cancels them.
+   */
+  const prefix = `${testKeyPrefix()}-batches`;
+  let database: IsolatedDatabase | undefined;
+
   beforeAll(async () => {
-    app = await createTestApp();
+    database = await createIsolatedDatabase('batches');
+    app = await createTestApp({ config: testConfig({ DATABASE_URL: database.url, REDIS_KEY_PREFIX: prefix }) });
     owner = await createRegistrant(app);
-  });
+  }, 60_000);
 
   afterAll(async () => {
     await worker?.stop();
-    await app.close();
+    await app?.close();
+    await database?.drop();
   });
 
   // Unique: a name alone matches only an unambiguous individual, and other suites (the OpenAPI fuzz
@@ -153,7 +165,7 @@ describe('batch registration', () => {
 
   describe('with a worker', () => {
     beforeAll(async () => {
-      worker = await startWorkerProcess();
+      worker = await startWorkerProcess({ DATABASE_URL: (database as IsolatedDatabase).url, REDIS_KEY_PREFIX: prefix });
     }, 90_000);
 
     it('registers every row as pending-review, all at once, and records the batch', async () => {
