@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import { StatementNames, managedQuery } from './prepared-query';
 import { Sql, identifier, join, sql } from './sql';
 
 /**
@@ -17,6 +18,12 @@ type Answers<L extends Record<string, SqlLookup<unknown>>> = {
 };
 
 /**
+ * The statements lookUpTogether assembles (one per set of lookups asked), prepared outside a
+ * transaction; past this many shapes, new ones run unnamed.
+ */
+const LOOKUP_STATEMENTS = new StatementNames('lookup', 64);
+
+/**
  * Asks every lookup in one statement (`SELECT (a) AS a, (b) AS b, …`): a write that names several
  * references pays one round trip for all of them, and sees each as it is at that moment — nothing
  * is kept between requests, so a change made by any process is seen by the next request. Keys are
@@ -30,6 +37,6 @@ export async function lookUpTogether<L extends Record<string, SqlLookup<unknown>
   if (!keys.length) return {} as Answers<L>;
   const columns = keys.map((key) => sql`(${lookups[key].expression}) AS ${identifier(key)}`);
   const query = sql`SELECT ${join(columns, ', ')}`.toQuery();
-  const [row] = await manager.query<Record<string, unknown>[]>(query.text, query.values);
+  const [row] = await managedQuery<Record<string, unknown>>(manager, query.text, query.values, LOOKUP_STATEMENTS);
   return Object.fromEntries(keys.map((key) => [key, lookups[key].read(row[key.toLowerCase()])])) as Answers<L>;
 }

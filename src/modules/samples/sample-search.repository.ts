@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { createHash } from 'node:crypto';
 import type { QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
-import { pooledQuery } from '../../core/database/prepared-query';
+import { StatementNames, pooledQuery } from '../../core/database/prepared-query';
 import { ReadRouting } from '../../core/database/read-replicas/read-routing.service';
 import { Sql, and, around, bind, condition as whereOrTrue, empty, or, raw, sql } from '../../core/database/sql';
 import { ORCID } from '../agents/agent-identifier';
@@ -167,22 +166,12 @@ function likePattern(value: string): string {
   return `%${escapeLike(value)}%`;
 }
 
-/** Names already worked out, by prefix and text (hashing the text on every request showed in the list's profile). */
-const statementNames = new Map<string, string>();
-/** Statement shapes come from the code's filter combinations: a bound that real traffic never reaches. */
-const STATEMENT_NAMES_KEPT = 1_000;
-
-/** A stable name for a prepared statement: the same text always gets the same name. */
-function statementName(prefix: string, text: string): string {
-  const key = `${prefix}\u0000${text}`;
-  let name = statementNames.get(key);
-  if (name === undefined) {
-    name = `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
-    if (statementNames.size >= STATEMENT_NAMES_KEPT) statementNames.clear();
-    statementNames.set(key, name);
-  }
-  return name;
-}
+/**
+ * Statement shapes come from the code's filter combinations: a bound that real traffic never
+ * reaches (past it, new shapes run unnamed).
+ */
+const PAGE_STATEMENTS = new StatementNames('sp', 1_000);
+const WINDOW_STATEMENTS = new StatementNames('sw', 1_000);
 
 // Over 400 lines: the search's statements (WHERE clause, page, newest-first walk, collected and
 // bounded counts) share one set of plan-shaping constants and must be read together when a plan
@@ -206,7 +195,7 @@ export class SampleSearchRepository {
   ) {}
 
   /** A read outside any transaction (on a standby when ReadRouting says so), named when `name` is given. */
-  private pooled<T extends QueryResultRow>(statement: Sql, name?: (text: string) => string): Promise<T[]> {
+  private pooled<T extends QueryResultRow>(statement: Sql, name?: (text: string) => string | undefined): Promise<T[]> {
     const { text, values } = statement.toQuery();
     return this.routing.read((source) => pooledQuery<T>(source, text, values, name?.(text)));
   }
@@ -337,7 +326,7 @@ export class SampleSearchRepository {
   private pageIds(condition: Sql, page: SamplePageRequest): Promise<{ id: string }[]> {
     return this.pooled<{ id: string }>(
       pageIdsStatement(condition, page),
-      page.prepared ? (text) => statementName('sp', text) : undefined,
+      page.prepared ? (text) => PAGE_STATEMENTS.nameOf(text) : undefined,
     );
   }
 
@@ -351,7 +340,7 @@ export class SampleSearchRepository {
     if (!page.walk || !isNewestFirst(page.order) || wanted > WALK_ROWS_MAX) return undefined;
     const ids = await this.pooled<{ id: string }>(
       newestFirstWalkStatement(condition, page, Math.min(wanted * WALK_VISITS_PER_ROW, wanted + WALK_EXTRA_VISITS_MAX)),
-      page.prepared ? (text) => statementName('sw', text) : undefined,
+      page.prepared ? (text) => WINDOW_STATEMENTS.nameOf(text) : undefined,
     );
     return ids.length === page.limit + 1 ? ids : undefined;
   }
