@@ -8,10 +8,21 @@ import { MicroCache, MicroCacheResult } from '../../core/http/micro-cache';
 import { publicBaseUrl } from '../../core/http/public-address';
 import { Metrics } from '../../core/metrics/metrics';
 
-/** An anonymous list answer as sent: its tag and its body, serialised once. */
+/** A searched page: its tag, and its body when asked for (a current If-None-Match needs none). */
+export interface ListPage<T> {
+  etag: string;
+  page: () => T;
+}
+
+/** An anonymous list answer: its tag and its JSON body, byte for byte what `res.json` would send. */
 export interface PublicListAnswer {
   etag: string;
-  /** The JSON body, byte for byte what `res.json` would have sent. */
+  json: () => string;
+}
+
+/** What is kept: the body serialised once. */
+interface KeptAnswer {
+  etag: string;
   json: string;
 }
 
@@ -37,13 +48,13 @@ const MAX_ENTRY_CHARACTERS = 256 * 1024;
  */
 @Injectable()
 export class PublicListCache {
-  private readonly cache: MicroCache<PublicListAnswer>;
+  private readonly cache: MicroCache<KeptAnswer>;
   private readonly requests: Counter<'result'>;
   private readonly publicUrl: string | null;
 
   constructor(@InjectAppConfig() config: AppConfig, clock: Clock, metrics: Metrics) {
     this.publicUrl = config.publicUrl;
-    this.cache = new MicroCache<PublicListAnswer>({
+    this.cache = new MicroCache<KeptAnswer>({
       ttlMs: 1000 * Math.min(config.http.listCacheSeconds, config.http.cacheMaxAgeSeconds),
       maxEntries: MAX_ENTRIES,
       maxTotalWeight: MAX_TOTAL_CHARACTERS,
@@ -61,16 +72,23 @@ export class PublicListCache {
     });
   }
 
-  /** The anonymous answer to `req`: kept, joined, or from `build()` (which runs the search). */
-  async answer(req: Request, build: () => Promise<PublicListAnswer>): Promise<PublicListAnswer> {
-    if (!this.cache.enabled) return build();
+  /**
+   * The anonymous answer to `req`: kept, joined, or from `search()`. Kept answers are serialised
+   * when searched; with the cache off the body is serialised only if it is sent.
+   */
+  async answer<T>(req: Request, search: () => Promise<ListPage<T>>): Promise<PublicListAnswer> {
+    if (!this.cache.enabled) {
+      const { etag, page } = await search();
+      return { etag, json: () => JSON.stringify(page()) };
+    }
     const key = `${publicBaseUrl(this.publicUrl, req)}${req.originalUrl}`;
     // A miss is counted when its search starts, so one that fails (a bad parameter: 400) counts too.
-    const { value, result } = await this.cache.get(key, () => {
+    const { value, result } = await this.cache.get(key, async () => {
       this.requests.inc({ result: 'miss' satisfies MicroCacheResult });
-      return build();
+      const { etag, page } = await search();
+      return { etag, json: JSON.stringify(page()) };
     });
     if (result !== 'miss') this.requests.inc({ result });
-    return value;
+    return { etag: value.etag, json: () => value.json };
   }
 }

@@ -69,7 +69,7 @@ import { refuseUnknownSearchParameters } from './sample-search';
 import { SampleSearchService } from './sample-search.service';
 import { SampleDeactivation } from './sample-deactivation';
 import { SampleReader } from './sample-reader';
-import { PublicListCache } from './public-list-cache';
+import { ListPage, PublicListCache } from './public-list-cache';
 import { SampleWriter } from './write/sample-writer';
 import { AnonymousReadLimit } from '../../core/http/anonymous-read-limit.guard';
 
@@ -191,14 +191,11 @@ export class SamplesController {
     }
     // Anonymous searches see public samples only: anyone may keep the page, this process too (for
     // LIST_CACHE_SECONDS), serialised once so that a repeat sends the same bytes without a search.
-    const answer = await this.publicLists.answer(req, async () => {
-      const { etag, page } = await this.listPage(req, sent, undefined);
-      return { etag, json: JSON.stringify(page()) };
-    });
+    const answer = await this.publicLists.answer(req, () => this.listPage(req, sent, undefined));
     if (cacheRead(req, res, answer.etag, 'shared', this.config.http.cacheMaxAgeSeconds)) return undefined;
     // What res.json would send for the object, without serialising it again.
     res.type('json');
-    return answer.json;
+    return answer.json();
   }
 
   /** A search's page: its tag now, its body only when asked (a current If-None-Match needs none). */
@@ -206,7 +203,7 @@ export class SamplesController {
     req: Request,
     sent: Record<string, string | undefined>,
     user: AuthenticatedUser | undefined,
-  ): Promise<{ etag: string; page: () => SampleListResponse }> {
+  ): Promise<ListPage<SampleListResponse>> {
     const { query, ordering } = withoutSearchAliases(sent);
     refuseUnknownSearchParameters(Object.keys(query));
     const page = parsePageRequest(query, { defaultSize: 25, maxSize: 2000 });
