@@ -29,11 +29,11 @@ interface KeptAnswer {
 /** Distinct anonymous list URLs kept at once. */
 const MAX_ENTRIES = 1_000;
 /**
- * Characters of bodies kept at once (~32 MB at worst). A page of 25 is some 25-40 thousand
- * characters, so the entry bound comes first unless many large pages are asked for.
+ * Characters of bodies kept at once (~32 MB at most, bodies being ASCII JSON almost always). A page
+ * of 25 is about 50 thousand characters (the bench's samples), so some 640 of them fit.
  */
 const MAX_TOTAL_CHARACTERS = 32 * 1024 * 1024;
-/** A larger body (about 150-250 samples and more) is answered but not kept: memory for one URL few repeat. */
+/** A larger body (more than about 120 samples) is answered but not kept: much memory for a URL few repeat. */
 const MAX_ENTRY_CHARACTERS = 256 * 1024;
 
 /**
