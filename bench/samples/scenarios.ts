@@ -352,6 +352,7 @@ export async function publicList(env: ScenarioEnvironment): Promise<ScenarioRepo
   const { pool } = env;
   const { runs, http, sql } = kit(env);
   let next = 0;
+  const cacheBefore = await listCacheCounts(env);
   const api = await http('List: API page_size=25, pages 1-5, 16 connections', {
     connections: 16,
     requests: [
@@ -361,6 +362,7 @@ export async function publicList(env: ScenarioEnvironment): Promise<ScenarioRepo
       },
     ],
   });
+  const cacheAfter = await listCacheCounts(env);
   let nextBare = 0;
   const bare = await http('List: bare NestJS + pg app, pages 1-5, 16 connections', {
     url: env.bareUrl,
@@ -404,7 +406,7 @@ export async function publicList(env: ScenarioEnvironment): Promise<ScenarioRepo
       ],
       cpu: { api: api.result.cpu, sql: side.result.cpu },
       runs,
-      notes: [],
+      notes: [listCacheNote('The API list run', cacheBefore, cacheAfter)],
     },
   ];
 }
@@ -540,6 +542,7 @@ export async function searchWithQ(env: ScenarioEnvironment): Promise<ScenarioRep
   const inSql = (label: string, concurrency: number, terms: string[]) =>
     sql(label, concurrency, (n) => runPage(pool, statements.get(terms[n % terms.length]) as PageStatements));
   const all = mix.map(({ term }) => term);
+  const cacheBefore = await listCacheCounts(env);
   const api8 = await overHttp('q search: API, mixed terms, 8 connections', 8, all);
   const sql8 = await inSql('q search: SQL page and count, mixed terms, 8 clients', 8, all);
   const api16 = await overHttp('q search: API, mixed terms, 16 connections', 16, all);
@@ -556,6 +559,7 @@ export async function searchWithQ(env: ScenarioEnvironment): Promise<ScenarioRep
       kind: 'latency',
     });
   }
+  const cacheAfter = await listCacheCounts(env);
   const matches = await termMatches(env);
   return [
     {
@@ -591,6 +595,8 @@ export async function searchWithQ(env: ScenarioEnvironment): Promise<ScenarioRep
               .join(', ')}; matches min ${Math.min(...counts).toLocaleString('en')}, median ` +
             `${percentile(counts, 50).toLocaleString('en')}, max ${Math.max(...counts).toLocaleString('en')}`,
         ),
+        '',
+        listCacheNote('The API `q` runs together (a term repeats within a second)', cacheBefore, cacheAfter),
       ],
     },
   ];
@@ -651,6 +657,52 @@ export function registerBody(code: string, n: number): Record<string, unknown> {
   };
 }
 
+/** The samples of one metric on the API's /metrics (with several API processes, their sum), with their labels as text. */
+async function apiMetric(env: ScenarioEnvironment, name: string): Promise<{ labels: string; value: number }[]> {
+  const response = await fetch(`${env.apiUrl}/metrics`, {
+    headers: { authorization: `Bearer ${env.settings.metricsToken}` },
+  });
+  if (!response.ok) throw new Error(`GET /metrics of the API answered ${response.status}`);
+  const samples: { labels: string; value: number }[] = [];
+  for (const line of (await response.text()).split('\n')) {
+    if (!line.startsWith(name) || !/^[{ ]/.test(line.slice(name.length))) continue;
+    const labels = line.startsWith('{', name.length) ? line.slice(name.length, line.indexOf('}') + 1) : '';
+    samples.push({ labels, value: Number(line.slice(line.lastIndexOf(' ') + 1)) });
+  }
+  return samples;
+}
+
+type ListCacheCounts = Record<'hit' | 'joined' | 'miss', number>;
+
+/** Anonymous list requests the API answered so far, by how (list_cache_requests_total; LIST_CACHE_SECONDS). */
+async function listCacheCounts(env: ScenarioEnvironment): Promise<ListCacheCounts> {
+  const counts: ListCacheCounts = { hit: 0, joined: 0, miss: 0 };
+  for (const { labels, value } of await apiMetric(env, 'list_cache_requests_total')) {
+    const result = /result="(\w+)"/.exec(labels)?.[1];
+    if (result === 'hit' || result === 'joined' || result === 'miss') counts[result] += value;
+  }
+  return counts;
+}
+
+/**
+ * How many of the anonymous list requests between two readings the API answered without searching:
+ * the API runs with the default LIST_CACHE_SECONDS (1 s), so repeats of a URL within a second are
+ * served from the page kept in the process (or join the search in flight for it).
+ */
+function listCacheNote(what: string, before: ListCacheCounts, after: ListCacheCounts): string {
+  const hits = after.hit - before.hit;
+  const joined = after.joined - before.joined;
+  const misses = after.miss - before.miss;
+  const total = hits + joined + misses;
+  const share = total ? ((100 * (hits + joined)) / total).toFixed(1) : '0';
+  return (
+    `${what}: ${formatNumber(total)} anonymous list requests (warm-up included, list_cache_requests_total on the ` +
+    `API's /metrics), ${share} % answered without a search (${formatNumber(hits)} from a kept page, ` +
+    `${formatNumber(joined)} joined a search in flight for the same URL), ${formatNumber(misses)} searched. ` +
+    'The API runs with the default LIST_CACHE_SECONDS=1 (docs/api-conventions.md, HTTP caching).'
+  );
+}
+
 interface RegistrationReading {
   statements: number;
   newestId: number;
@@ -662,14 +714,8 @@ interface RegistrationReading {
  * the newest sample id.
  */
 async function readRegistrations(env: ScenarioEnvironment): Promise<RegistrationReading> {
-  const response = await fetch(`${env.apiUrl}/metrics`, {
-    headers: { authorization: `Bearer ${env.settings.metricsToken}` },
-  });
-  if (!response.ok) throw new Error(`GET /metrics of the API answered ${response.status}`);
   let statements = 0;
-  for (const line of (await response.text()).split('\n')) {
-    if (/^db_statements_total[{ ]/.test(line)) statements += Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
+  for (const { value } of await apiMetric(env, 'db_statements_total')) statements += value;
   const { rows } = await env.pool.query<{ id: string | null }>('SELECT max(id) AS id FROM sample');
   return { statements, newestId: Number(rows[0].id ?? 0) };
 }
@@ -841,6 +887,7 @@ export async function coldStatistics(env: ScenarioEnvironment): Promise<Scenario
   const plans: { title: string; plan: string }[] = [];
   const measure = async (when: string) => {
     let next = 0;
+    const cacheBefore = await listCacheCounts(env);
     const listApi = await http(
       `List ${when}: API page_size=25, pages 1-5, 16 connections`,
       {
@@ -855,6 +902,7 @@ export async function coldStatistics(env: ScenarioEnvironment): Promise<Scenario
       },
       false,
     );
+    const cache = listCacheNote(`List ${when}`, cacheBefore, await listCacheCounts(env));
     const listSql = await sql(`List ${when}: SQL page and count, 16 clients`, 16, (n) =>
       runPage(pool, list[n % list.length]),
     );
@@ -871,7 +919,7 @@ export async function coldStatistics(env: ScenarioEnvironment): Promise<Scenario
       () => runPage(pool, large),
       fixed,
     );
-    return { listApi, listSql, largeApi, largeSql };
+    return { listApi, listSql, largeApi, largeSql, cache };
   };
   const explain = async (title: string, statement: Statement) => {
     const { rows } = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statement.text}`, statement.values);
@@ -935,6 +983,8 @@ export async function coldStatistics(env: ScenarioEnvironment): Promise<Scenario
           `or analysed). 2xx answers, then non-2xx answers and errors by status: before ${failures(cold)}; after ${failures(warm)}. ` +
           `ANALYZE took ${analyseSeconds.toFixed(1)} s. page_size=2000: ${settings.coldPageRequests} requests ` +
           '(BENCH_COLD_PAGE_REQUESTS) after 1 warm-up; the API and SQL sides have a 60 s statement timeout.',
+        cold.cache,
+        warm.cache,
         ...plans.flatMap(({ title, plan }) => [`${title}:`, '', '```text', plan, '```']),
       ],
     },

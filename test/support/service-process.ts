@@ -21,6 +21,8 @@ export function serviceEnv(extra: Record<string, string> = {}): Record<string, s
     WORKER_CONCURRENCY: '2',
     WORKER_LOCK_DURATION_MS: '10000',
     WORKER_STALLED_INTERVAL_MS: '3000',
+    // As in testConfig: suites list anonymously right after writing.
+    LIST_CACHE_SECONDS: '0',
     TS_NODE_PROJECT: join(PROJECT_ROOT, 'tsconfig.json'),
     ...extra,
   };

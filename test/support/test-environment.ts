@@ -54,6 +54,8 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     AUTH_RATE_LIMIT_PER_IP: '100000',
     AUTH_RATE_LIMIT_PER_ACCOUNT: '100000',
     ANONYMOUS_RATE_LIMIT_PER_MINUTE: '0',
+    // Suites write then list anonymously and expect what they wrote; list-cache.e2e-spec turns it on.
+    LIST_CACHE_SECONDS: '0',
     ...overrides,
   });
 }

@@ -30,6 +30,7 @@ describe('loadAppConfig', () => {
     expect(config.http.corsOrigins).toBe('*');
     expect(config.database.migrateOnStart).toBe(true);
     expect(config.supervisor.startWorker).toBe(true);
+    expect(config.http.listCacheSeconds).toBe(1);
   });
 
   it('lets npm start run the API processes without the worker', () => {
@@ -46,6 +47,7 @@ describe('loadAppConfig', () => {
   it.each([
     [{ PORT: 'eighty' }, 'PORT must be an integer'],
     [{ PORT: '70000' }, 'PORT must be between 0 and 65535'],
+    [{ LIST_CACHE_SECONDS: '61' }, 'LIST_CACHE_SECONDS must be between 0 and 60'],
     [{ REDIS_URL: 'http://localhost' }, 'REDIS_URL must use redis:// or rediss://'],
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET must be at least 32 characters long.'],
     [{ IGSN_DOI_PREFIX: '5072' }, 'IGSN_DOI_PREFIX must be a DOI prefix'],

@@ -42,6 +42,11 @@ export interface AppConfig {
     xmlLimit: number;
     /** `Cache-Control: public, max-age=…` of public reads (samples, lists, landing pages, sitemap). */
     cacheMaxAgeSeconds: number;
+    /**
+     * How long an API process keeps an anonymous list page to answer repeats of the same URL
+     * (LIST_CACHE_SECONDS; never longer than cacheMaxAgeSeconds); 0: every request searches.
+     */
+    listCacheSeconds: number;
     /** `*` or the list of allowed origins. */
     corsOrigins: '*' | string[];
     /** Which proxies' X-Forwarded-* headers are believed (TRUST_PROXY; trust-proxy.ts). */
@@ -277,6 +282,7 @@ export function loadAppConfig(env: Env): AppConfig {
       uploadLimit: byteSize(env, 'UPLOAD_LIMIT', '50mb'),
       xmlLimit: byteSize(env, 'XML_BODY_LIMIT', '5mb'),
       cacheMaxAgeSeconds: integer(env, 'HTTP_CACHE_MAX_AGE_SECONDS', 60, 0, 31_536_000),
+      listCacheSeconds: integer(env, 'LIST_CACHE_SECONDS', 1, 0, 60),
       corsOrigins,
       trustProxy: trustProxy.setting,
       trustProxyWarning: trustProxy.warning ?? null,

@@ -69,6 +69,7 @@ import { refuseUnknownSearchParameters } from './sample-search';
 import { SampleSearchService } from './sample-search.service';
 import { SampleDeactivation } from './sample-deactivation';
 import { SampleReader } from './sample-reader';
+import { ListPage, PublicListCache } from './public-list-cache';
 import { SampleWriter } from './write/sample-writer';
 import { AnonymousReadLimit } from '../../core/http/anonymous-read-limit.guard';
 
@@ -126,6 +127,7 @@ export class SamplesController {
     private readonly sampleWriter: SampleWriter,
     private readonly reader: SampleReader,
     private readonly deactivation: SampleDeactivation,
+    private readonly publicLists: PublicListCache,
     @InjectAppConfig() private readonly config: AppConfig,
   ) {}
 
@@ -180,7 +182,28 @@ export class SamplesController {
     @Res({ passthrough: true }) res: Response,
     @Query() sent: Record<string, string | undefined>,
     @CurrentUser() user?: AuthenticatedUser,
-  ): Promise<SampleListResponse | undefined> {
+  ): Promise<SampleListResponse | string | undefined> {
+    if (user) {
+      // With a token the page depends on the caller (scope, can_edit): their own client may keep it.
+      const { etag, page } = await this.listPage(req, sent, user);
+      if (cacheRead(req, res, etag, 'private', this.config.http.cacheMaxAgeSeconds)) return undefined;
+      return page();
+    }
+    // Anonymous searches see public samples only: anyone may keep the page, this process too (for
+    // LIST_CACHE_SECONDS), serialised once so that a repeat sends the same bytes without a search.
+    const answer = await this.publicLists.answer(req, () => this.listPage(req, sent, undefined));
+    if (cacheRead(req, res, answer.etag, 'shared', this.config.http.cacheMaxAgeSeconds)) return undefined;
+    // What res.json would send for the object, without serialising it again.
+    res.type('json');
+    return answer.json();
+  }
+
+  /** A search's page: its tag now, its body only when asked (a current If-None-Match needs none). */
+  private async listPage(
+    req: Request,
+    sent: Record<string, string | undefined>,
+    user: AuthenticatedUser | undefined,
+  ): Promise<ListPage<SampleListResponse>> {
     const { query, ordering } = withoutSearchAliases(sent);
     refuseUnknownSearchParameters(Object.keys(query));
     const page = parsePageRequest(query, { defaultSize: 25, maxSize: 2000 });
@@ -190,8 +213,6 @@ export class SamplesController {
     }
     const order = parseSampleOrdering(ordering as string | undefined);
     const { count, more, data } = await this.sampleSearchService.search(query, page, user, order);
-    // Anonymous searches see public samples only: anyone may keep the page. With a token the page
-    // depends on the caller (scope, can_edit).
     const etag = strongEtag([
       req.originalUrl,
       count.count,
@@ -200,10 +221,13 @@ export class SamplesController {
       publicBaseUrl(this.config.publicUrl, req),
       ...data.flatMap((sample) => [sample.id, sample.updated_at, JSON.stringify(sample.doi), sample.can_edit]),
     ]);
-    const audience: CacheAudience = user ? 'private' : 'shared';
-    if (cacheRead(req, res, etag, audience, this.config.http.cacheMaxAgeSeconds)) return undefined;
-    const { count: total, ...rest } = paginate(req, page, count.count, data, more);
-    return { count: total, count_exact: count.exact, ...rest };
+    return {
+      etag,
+      page: () => {
+        const { count: total, ...rest } = paginate(req, page, count.count, data, more);
+        return { count: total, count_exact: count.exact, ...rest };
+      },
+    };
   }
 
   @Post()

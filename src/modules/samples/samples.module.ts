@@ -18,6 +18,7 @@ import { SampleLineageService } from './lineage/sample-lineage.service';
 import { SampleQrController } from './qr/sample-qr.controller';
 import { SampleOwnershipRepository } from './ownership/sample-ownership.repository';
 import { SamplesController } from './samples.controller';
+import { PublicListCache } from './public-list-cache';
 import { SampleSearchService } from './sample-search.service';
 import { SampleSearchRepository } from './sample-search.repository';
 import { SampleSelectionRepository } from './sample-selection.repository';
@@ -63,7 +64,8 @@ const SAMPLE_PROVIDERS = [
   // Sub-resources first: `GET samples/:prefix/:suffix` (a DOI-form fetch) would otherwise also
   // match `samples/IEABC0001/lineage`, since routes are tried in the order controllers are listed.
   controllers: [SampleLineageController, SampleQrController, SamplesController],
-  providers: SAMPLE_PROVIDERS,
+  // PublicListCache serves SamplesController only: not exported.
+  providers: [...SAMPLE_PROVIDERS, PublicListCache],
   exports: SAMPLE_PROVIDERS,
 })
 export class SamplesModule {}
