@@ -119,8 +119,17 @@ describe('HTTP caching of public reads', () => {
     const changed = await http().get(path).set('If-None-Match', etag).expect(200);
     expect(changed.text).toContain('Elsewhere');
 
-    const sitemap = await http().get('/sitemap.xml').expect(200);
-    expect(sitemap.headers.etag).toMatch(/^"/);
-    await http().get('/sitemap.xml').set('If-None-Match', sitemap.headers.etag).expect(304);
+    // The sitemap covers every public sample, and suites running beside this one register more: a
+    // revalidation answers 200 only with another tag (the sitemap changed in between), else 304.
+    let sitemapEtag = (await http().get('/sitemap.xml').expect(200)).headers.etag;
+    for (let attempt = 1; ; attempt++) {
+      expect(sitemapEtag).toMatch(/^"/);
+      const again = await http().get('/sitemap.xml').set('If-None-Match', sitemapEtag);
+      if (again.status === 304) break;
+      expect(again.status).toBe(200);
+      expect(again.headers.etag).not.toBe(sitemapEtag);
+      expect(attempt).toBeLessThan(20);
+      sitemapEtag = again.headers.etag;
+    }
   });
 });
