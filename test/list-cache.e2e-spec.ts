@@ -140,4 +140,20 @@ describe('anonymous list cache', () => {
     expect(after.miss).toBe(before.miss + 2);
     expect(after.hit).toBe(before.hit);
   });
+
+  it('searches text every time (q, search, name, igsn): such pages are never kept', async () => {
+    const tag = `txt${randomUUID().slice(0, 8)}`;
+    clock.advance(10);
+    await register({ name: `${tag}-1` });
+    for (const query of [`&q=${tag}`, `&search=${tag}`, `&name=${tag}`]) {
+      expect(igsnsOf((await http().get(listPath(query)).expect(200)).body)).toHaveLength(1);
+    }
+    const before = await cacheCounts();
+    await register({ name: `${tag}-2` });
+    for (const query of [`&q=${tag}`, `&search=${tag}`, `&name=${tag}`]) {
+      // Within the window, yet the second sample is there: searched again, and not counted by the cache.
+      expect(igsnsOf((await http().get(listPath(query)).expect(200)).body)).toHaveLength(2);
+    }
+    expect(await cacheCounts()).toEqual(before);
+  });
 });

@@ -66,7 +66,7 @@ export class PublicListCache {
       name: 'list_cache_requests_total',
       help:
         'Anonymous sample list requests by how they were answered: hit (a kept page), joined (a load in flight for ' +
-        'the same URL), miss (searched); not counted when LIST_CACHE_SECONDS is 0',
+        'the same URL), miss (searched); text searches (never kept) and LIST_CACHE_SECONDS=0 not counted',
       labelNames: ['result'],
       registers: [metrics.registry],
     });
@@ -74,10 +74,11 @@ export class PublicListCache {
 
   /**
    * The anonymous answer to `req`: kept, joined, or from `search()`. Kept answers are serialised
-   * when searched; with the cache off the body is serialised only if it is sent.
+   * when searched; with the cache off, or for an answer not to be kept (`keep` false), the body is
+   * serialised only if it is sent.
    */
-  async answer<T>(req: Request, search: () => Promise<ListPage<T>>): Promise<PublicListAnswer> {
-    if (!this.cache.enabled) {
+  async answer<T>(req: Request, search: () => Promise<ListPage<T>>, keep = true): Promise<PublicListAnswer> {
+    if (!this.cache.enabled || !keep) {
       const { etag, page } = await search();
       return { etag, json: () => JSON.stringify(page()) };
     }

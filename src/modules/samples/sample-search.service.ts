@@ -24,6 +24,14 @@ const VALUE_DEPENDENT_FILTERS = [...SEARCH_VALUE_FILTERS, 'registry_code'] as co
 /** Filters matching substrings on the trigram indexes. */
 const TEXT_FILTERS = ['q', 'name', 'igsn'] as const;
 
+/** Whether a search's query (after withoutSearchAliases) matches substrings: `q`, `name` or `igsn` not blank. */
+export function searchesText(given: Record<string, unknown>): boolean {
+  return TEXT_FILTERS.some((name) => {
+    const value = given[name];
+    return typeof value === 'string' && value.trim() !== '';
+  });
+}
+
 /** A search's condition on alias `s`, and the caller it was built for. */
 export interface SampleSearchCondition {
   where: Sql;
@@ -165,7 +173,7 @@ export class SampleSearchService {
       { limit: page.pageSize, offset: page.offset, order, walk: open },
       {
         valueDependent,
-        textSearch: TEXT_FILTERS.some((name) => typeof given[name] === 'string' && given[name].trim() !== ''),
+        textSearch: searchesText(given),
         catalogue,
       },
     );

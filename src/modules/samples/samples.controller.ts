@@ -66,7 +66,7 @@ import { SampleListResponse, SampleResponse } from './dto/sample.dto';
 import { ApiIgsnPath } from './igsn-path.openapi';
 import { ApiSampleFilterQueries } from './sample-search.openapi';
 import { refuseUnknownSearchParameters } from './sample-search';
-import { SampleSearchService } from './sample-search.service';
+import { SampleSearchService, searchesText } from './sample-search.service';
 import { SampleDeactivation } from './sample-deactivation';
 import { SampleReader } from './sample-reader';
 import { ListPage, PublicListCache } from './public-list-cache';
@@ -191,7 +191,9 @@ export class SamplesController {
     }
     // Anonymous searches see public samples only: anyone may keep the page, this process too (for
     // LIST_CACHE_SECONDS), serialised once so that a repeat sends the same bytes without a search.
-    const answer = await this.publicLists.answer(req, () => this.listPage(req, sent, undefined));
+    // Text searches are not kept: their URLs seldom repeat, and their pages would push out those that do.
+    const keep = !searchesText({ ...sent, q: sent.q ?? sent.search });
+    const answer = await this.publicLists.answer(req, () => this.listPage(req, sent, undefined), keep);
     if (cacheRead(req, res, answer.etag, 'shared', this.config.http.cacheMaxAgeSeconds)) return undefined;
     // What res.json would send for the object, without serialising it again.
     res.type('json');
