@@ -12,7 +12,7 @@ import { WorkerModule } from './worker.module';
  * `worker.close()`); a job interrupted harder than that is returned to the queue as stalled.
  */
 async function bootstrap(): Promise<void> {
-  // A batch's garbage is collected at 1.5× the live heap, not up to 4×: its peak memory (issue 23 §8).
+  // A batch's garbage is collected at 1.3× the live heap, not up to 4×: its peak memory (issue 23 §8).
   collectWorkerGarbageSooner();
   const config = bootstrapConfig();
   if (config.database.migrateOnStart) await prepareDatabase(config);

@@ -36,7 +36,12 @@ import { workbook } from './workbook';
 const ROOT = join(__dirname, '..', '..');
 const SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
-const KEY_PREFIX = 'sr-bench-batch';
+/**
+ * BENCH_BATCH_DATABASE: the name its databases start with (sr_bench_batch), and its Redis key
+ * prefix — so two people can run the bench on one server without dropping each other's databases.
+ */
+const DATABASE_NAME = process.env.BENCH_BATCH_DATABASE ?? 'sr_bench_batch';
+const KEY_PREFIX = DATABASE_NAME.replace(/_/g, '-');
 const SIZES = (process.env.BENCH_BATCH_SIZES ?? '5000,50000').split(',').map(Number);
 const PREFILL = Number(process.env.BENCH_BATCH_PREFILL ?? 1_000_000);
 /** The batch loaded into the prefilled table, idle and then under search load. */
@@ -105,7 +110,7 @@ async function ensureUser(context: INestApplicationContext, extraCodes: string[]
  * migrations run on the copy, so a template built before a schema change still serves.
  */
 async function prefilledDatabase(databaseUrl: string): Promise<void> {
-  const templateUrl = `${SERVER}/sr_bench_batch_${sizeLabel(PREFILL)}_template`;
+  const templateUrl = `${SERVER}/${DATABASE_NAME}_${sizeLabel(PREFILL)}_template`;
   if (!REUSE || !(await databaseExists(templateUrl))) {
     log(`Building the template database with ${formatNumber(PREFILL)} samples`);
     await dropDatabase(templateUrl);
@@ -316,10 +321,10 @@ async function main(): Promise<void> {
   const runs: BatchRun[] = [];
   let search: { idle: Awaited<ReturnType<typeof searchLoad>>; during: Awaited<ReturnType<typeof searchLoad>> };
   let underLoad: BatchRun;
-  const emptyUrl = `${SERVER}/sr_bench_batch`;
-  const prefilledUrl = `${SERVER}/sr_bench_batch_${sizeLabel(PREFILL)}`;
+  const emptyUrl = `${SERVER}/${DATABASE_NAME}`;
+  const prefilledUrl = `${SERVER}/${DATABASE_NAME}_${sizeLabel(PREFILL)}`;
   try {
-    log('Empty sample table (sr_bench_batch)');
+    log(`Empty sample table (${DATABASE_NAME})`);
     await dropDatabase(emptyUrl);
     await prepareDatabase(loadAppConfig(environment(emptyUrl)));
     const empty = await startStack(emptyUrl, dist);

@@ -28,14 +28,19 @@ function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+const ALIASES = Object.keys(SAMPLE_FIELD_ALIASES) as SampleFieldAlias[];
+
 /**
  * The write with every alias folded into our field name (the alias key removed). An alias and our
  * name sent together must carry the same value; otherwise 400 naming the alias, and nothing is
- * written.
+ * written. A write that gives no alias a value is returned as it is: a DTO has every field as its
+ * own property, and copying it to delete three undefined ones cost a batch row more than the rest of
+ * its preparation (the copy then became a slow dictionary-mode object).
  */
 export function withCanonicalFieldNames<T extends Partial<Record<SampleFieldAlias | AliasedField, unknown>>>(
   body: T,
 ): T {
+  if (ALIASES.every((alias) => body[alias] === undefined)) return body;
   const result: Record<string, unknown> = { ...body };
   const errors: FieldErrors = {};
   for (const [alias, field] of Object.entries(SAMPLE_FIELD_ALIASES)) {

@@ -161,7 +161,9 @@ export class SampleReferences implements SampleReferenceLookups {
       }
       return hit;
     };
-    const key = (...parts: unknown[]) => JSON.stringify(parts);
+    // Most answers are asked by a string (a term, a code): that string is its key, without JSON.
+    const key = (kind: string, ...parts: unknown[]) =>
+      parts.length === 1 && typeof parts[0] === 'string' ? `${kind}:${parts[0]}` : `${kind}${JSON.stringify(parts)}`;
     return {
       objectTypeId: (value, manager) => memo(key('ot', value), () => this.objectTypeId(value, manager)),
       termLabel: (vocabulary, label, field, manager) =>

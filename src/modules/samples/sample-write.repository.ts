@@ -294,7 +294,7 @@ export class SampleWriteRepository {
 
   /**
    * Inserts many samples in one statement (the rows travel as one JSON parameter, keyed by column
-   * name) and returns id by IGSN.
+   * name; a column a row lacks is stored as NULL, not its default) and returns id by IGSN.
    */
   async insertMany(manager: EntityManager, records: SampleRecord[], columns: string[]): Promise<Map<string, number>> {
     if (!records.length) return new Map();

@@ -274,11 +274,14 @@ export class SampleWriter {
     };
     // Each row is `{ ...defaults, ...write.columns, ...extra }`, read in place rather than copied.
     const columns = this.columnsOf(manager, [defaults, ...writes.map((write) => write.columns), extra]);
+    // A null is left out of its row: the repository stores NULL for a column a row lacks, and most
+    // of a batch row's columns are empty (less JSON to build, send and parse).
     const rows: SampleRecord[] = writes.map((write) => {
       const row: SampleRecord = {};
       for (const { propertyName, databaseName } of columns) {
         const source = propertyName in extra ? extra : propertyName in write.columns ? write.columns : defaults;
-        row[databaseName] = (source as Record<string, unknown>)[propertyName] ?? null;
+        const value = (source as Record<string, unknown>)[propertyName];
+        if (value !== null && value !== undefined) row[databaseName] = value;
       }
       return row;
     });
