@@ -5,6 +5,7 @@ import { AppConfig } from './core/config/app-config';
 import { bootstrapConfig } from './core/config/bootstrap-config';
 import { prepareDatabase } from './core/database/prepare-database';
 import { serveClusterMetrics } from './core/metrics/cluster-metrics';
+import { WORKER_NODE_FLAGS } from './modules/batches/import/worker-heap';
 
 /** First restart delay; it doubles with each crash inside the window, up to the cap. */
 const FIRST_BACKOFF_MS = 1000;
@@ -128,7 +129,8 @@ async function main(): Promise<void> {
     child.on('error', (error) => log(`API process ${child.pid}: ${error.message}`));
     return child;
   };
-  const launchWorker: Launch = () => fork(join(__dirname, `worker${ext}`), { env });
+  const launchWorker: Launch = () =>
+    fork(join(__dirname, `worker${ext}`), { env, execArgv: [...process.execArgv, ...WORKER_NODE_FLAGS] });
   for (let i = 1; i <= apiProcesses; i++) {
     children.push(
       new SupervisedChild(apiProcesses === 1 ? 'api' : `api-${i}`, launchApi, config.supervisor, giveUp, stopped),

@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { WORKER_NODE_FLAGS } from '../../src/modules/batches/import/worker-heap';
 
 /** A compiled worker (dist/src/worker.js) as its own process, as in production. */
 export class BenchWorker {
@@ -20,7 +21,7 @@ export class BenchWorker {
   static async start(entry: string, env: Record<string, string>, timeoutMs = 60_000): Promise<BenchWorker> {
     // BENCH_WORKER_NODE_ARGS: extra Node flags for the worker, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
     const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    const child = spawn(process.execPath, [...nodeArgs, entry], {
+    const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, ...nodeArgs, entry], {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
