@@ -183,17 +183,19 @@ export class SamplesController {
     @Query() sent: Record<string, string | undefined>,
     @CurrentUser() user?: AuthenticatedUser,
   ): Promise<SampleListResponse | string | undefined> {
+    // SESAR2's names folded into ours first (`search` → `q`): what is searched decides what is kept.
+    const searched = withoutSearchAliases(sent);
     if (user) {
       // With a token the page depends on the caller (scope, can_edit): their own client may keep it.
-      const { etag, page } = await this.listPage(req, sent, user);
+      const { etag, page } = await this.listPage(req, searched, user);
       if (cacheRead(req, res, etag, 'private', this.config.http.cacheMaxAgeSeconds)) return undefined;
       return page();
     }
     // Anonymous searches see public samples only: anyone may keep the page, this process too (for
     // LIST_CACHE_SECONDS), serialised once so that a repeat sends the same bytes without a search.
     // Text searches are not kept: their URLs seldom repeat, and their pages would push out those that do.
-    const keep = !searchesText({ ...sent, q: sent.q ?? sent.search });
-    const answer = await this.publicLists.answer(req, () => this.listPage(req, sent, undefined), keep);
+    const keep = !searchesText(searched.query);
+    const answer = await this.publicLists.answer(req, () => this.listPage(req, searched, undefined), keep);
     if (cacheRead(req, res, answer.etag, 'shared', this.config.http.cacheMaxAgeSeconds)) return undefined;
     // What res.json would send for the object, without serialising it again.
     res.type('json');
@@ -203,10 +205,9 @@ export class SamplesController {
   /** A search's page: its tag now, its body only when asked (a current If-None-Match needs none). */
   private async listPage(
     req: Request,
-    sent: Record<string, string | undefined>,
+    { query, ordering }: ReturnType<typeof withoutSearchAliases>,
     user: AuthenticatedUser | undefined,
   ): Promise<ListPage<SampleListResponse>> {
-    const { query, ordering } = withoutSearchAliases(sent);
     refuseUnknownSearchParameters(Object.keys(query));
     const page = parsePageRequest(query, { defaultSize: 25, maxSize: 2000 });
     for (const [name, value] of Object.entries({ ...query, ordering })) {
