@@ -225,6 +225,32 @@ describe('batch registration', () => {
       await http().get(`/api/batches/${batchId}/spreadsheet/`).set(stranger.auth).expect(404);
     });
 
+    it('links each new row to its own related link, and rows without one to none', async () => {
+      const tag = randomUUID().slice(0, 8);
+      const file = buildWorkbook({
+        metadata: { registry_code: owner.code },
+        headers: [...HEADERS, 'Related URL', 'Related URL Description'],
+        rows: rowsFor(3, tag, (i) =>
+          i === 2 ? [null, null] : [`https://example.org/${tag}/photo-${i + 1}`, `photo ${i + 1}`],
+        ),
+      });
+      const queued = (await upload(owner, file).expect(202)).body.data;
+      const job = await waitForJob(owner, queued.job_id, finished);
+      expect((job.result as { errors?: unknown[] } | null)?.errors ?? []).toEqual([]);
+      expect(job).toMatchObject({ status: 'completed', processed_count: 3 });
+      const found = await http().get(`/api/samples/?q=${tag}&page_size=10`).set(owner.auth).expect(200);
+      const byName = new Map(
+        (found.body.data as { name: string; related_resources: unknown[] }[]).map((s) => [s.name, s.related_resources]),
+      );
+      expect(byName.get(`${tag}-1`)).toEqual([
+        expect.objectContaining({ uri: `https://example.org/${tag}/photo-1`, description: 'photo 1' }),
+      ]);
+      expect(byName.get(`${tag}-2`)).toEqual([
+        expect.objectContaining({ uri: `https://example.org/${tag}/photo-2`, description: 'photo 2' }),
+      ]);
+      expect(byName.get(`${tag}-3`)).toEqual([]);
+    });
+
     it('fails the whole batch on one bad row, with an error report naming the row and field', async () => {
       const tag = randomUUID().slice(0, 8);
       const rows = rowsFor(5, tag);

@@ -104,6 +104,21 @@ export class RelatedResourceRepository {
     );
   }
 
+  /**
+   * Links each sample to its own resources, all in one statement (a batch links thousands of new
+   * samples): the pairs travel as two parallel arrays.
+   */
+  async linkEach(manager: EntityManager, lists: { sampleId: number; resourceIds: number[] }[]): Promise<void> {
+    const sampleIds = lists.flatMap((list) => list.resourceIds.map(() => list.sampleId));
+    if (!sampleIds.length) return;
+    await manager.query(
+      `INSERT INTO sample_related_resource (sample_id, related_resource_id)
+       SELECT * FROM unnest($1::bigint[], $2::int[])
+       ON CONFLICT DO NOTHING`,
+      [sampleIds, lists.flatMap((list) => list.resourceIds)],
+    );
+  }
+
   /** How many samples a resource is linked to. */
   async sampleCount(id: number): Promise<number> {
     const [row] = await this.dataSource.query<{ count: number }[]>(

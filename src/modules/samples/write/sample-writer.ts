@@ -296,9 +296,10 @@ export class SampleWriter {
       manager,
       writes.map((write, index) => ({ sampleId: ids[index], collectorIds: write.collectorIds ?? [] })),
     );
-    for (const [index, write] of writes.entries()) {
-      await this.relatedResourcesRepository.link(manager, [ids[index]], write.relatedResourceIds ?? []);
-    }
+    await this.relatedResourcesRepository.linkEach(
+      manager,
+      writes.map((write, index) => ({ sampleId: ids[index], resourceIds: write.relatedResourceIds ?? [] })),
+    );
     return ids;
   }
 
