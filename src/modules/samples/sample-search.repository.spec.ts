@@ -48,6 +48,18 @@ describe('SampleSearchRepository.searchCondition', () => {
     expect(condition.values).toEqual(['%core troodos 2019%']);
   });
 
+  it('asks the name index for the narrowing trigrams alone and checks the whole term on each row', () => {
+    const narrowed = { text: 'Core Troodos 2019', igsn: 'Core Troodos 2019', narrowing: ['tro', 'cor'] };
+    const condition = repository.searchCondition({ public: sql`(public)` }, { q: narrowed }).toQuery();
+    expect(condition.text.replace(/\s+/g, ' ')).toBe(
+      '(public) AND ((lower(s.name) LIKE $1 AND lower(s.name) LIKE $2 AND strpos(lower(s.name), $3) > 0)' +
+        ' OR sample_other_names_text(s.other_names) LIKE $4)',
+    );
+    expect(condition.values).toEqual(['%tro%', '%cor%', 'core troodos 2019', '%core troodos 2019%']);
+    const byName = repository.searchCondition({ public: sql`(public)` }, { name: '50%', nameNarrowing: [] }).toQuery();
+    expect(byName.values).toEqual(['%50\\%%']);
+  });
+
   it('shared: team samples the caller does not own; personal_and_shared: either', () => {
     const shared = repository.searchCondition({ scope: 'shared', userId: 7, teamIds: [2, 3] }, {}).toQuery();
     expect(shared.text).toBe(

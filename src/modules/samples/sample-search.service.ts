@@ -17,6 +17,7 @@ import { SearchCriteria, SearchSamplesQueryDto } from './dto/search-samples-quer
 import { SampleCount, SampleFilters, SampleSearchRepository, SampleSearchScope } from './sample-search.repository';
 import { SampleMapper, accessFacts } from './sample.mapper';
 import { SampleReader } from './sample-reader';
+import { SampleNameStatistics } from './sample-name-statistics';
 
 /** Filters whose selectivity depends on their value (see search()). */
 const VALUE_DEPENDENT_FILTERS = [...SEARCH_VALUE_FILTERS, 'registry_code'] as const;
@@ -58,6 +59,7 @@ export class SampleSearchService {
     private readonly vocabulariesService: VocabulariesService,
     private readonly accountsService: AccountsService,
     private readonly clock: Clock,
+    private readonly nameStatistics: SampleNameStatistics,
   ) {}
 
   /**
@@ -105,8 +107,17 @@ export class SampleSearchService {
     const withoutDoiPrefix = (value: string) => this.igsnService.withoutDoiPrefix(value) ?? value;
     const filters: SampleFilters = {
       isDraft: criteria.isDraft,
-      q: criteria.q === undefined ? undefined : { text: criteria.q, igsn: withoutDoiPrefix(criteria.q) },
+      q:
+        criteria.q === undefined
+          ? undefined
+          : {
+              text: criteria.q,
+              igsn: withoutDoiPrefix(criteria.q),
+              narrowing: this.nameStatistics.narrowing(criteria.q.toLowerCase()),
+            },
       name: criteria.name,
+      nameNarrowing:
+        criteria.name === undefined ? undefined : this.nameStatistics.narrowing(criteria.name.toLowerCase()),
       igsn: criteria.igsn === undefined ? undefined : withoutDoiPrefix(criteria.igsn),
       storeStatus: criteria.storeStatus,
       externalSampleId: criteria.externalSampleId,

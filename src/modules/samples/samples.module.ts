@@ -21,6 +21,7 @@ import { SamplesController } from './samples.controller';
 import { PublicListCache } from './public-list-cache';
 import { SampleSearchService } from './sample-search.service';
 import { SampleSearchRepository } from './sample-search.repository';
+import { SampleNameStatistics } from './sample-name-statistics';
 import { SampleSelectionRepository } from './sample-selection.repository';
 import { SamplePublicRepository } from './sample-public.repository';
 import { SampleCurationRepository } from './sample-curation.repository';
@@ -36,6 +37,7 @@ const SAMPLE_PROVIDERS = [
   SampleSearchService,
   SampleRepository,
   SampleSearchRepository,
+  SampleNameStatistics,
   SampleSelectionRepository,
   SamplePublicRepository,
   SampleCurationRepository,
