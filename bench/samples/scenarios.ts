@@ -6,6 +6,7 @@ import { formatNumber, markdownTable } from '../lib/markdown';
 import { HttpLoadOptions, HttpLoadResult, runHttpLoad } from '../lib/http-load';
 import { LatencySummary, percentile } from '../lib/percentiles';
 import { runSqlLoad, SqlLoadOptions, SqlLoadResult } from '../lib/sql-load';
+import { SampleNameStatistics } from '../../src/modules/samples/sample-name-statistics';
 import { LITHOLOGIES, SITES, TERM_TIERS, TermTier, searchTerms } from './generate';
 import { BenchSettings, Registrant } from './setup';
 import {
@@ -529,6 +530,8 @@ export async function searchWithQ(env: ScenarioEnvironment): Promise<ScenarioRep
   const { runs, http, sql } = kit(env);
   const mix = mixedTerms();
   const statements = new Map<string, PageStatements>();
+  // The statements as an API process builds them once it has sampled the names (name-trigrams.ts).
+  await env.context.get(SampleNameStatistics).refresh();
   for (const { term } of mix) {
     statements.set(term, await listStatements(env.context, { q: term }, { page: 1, pageSize: 25 }));
   }

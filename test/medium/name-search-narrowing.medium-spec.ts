@@ -98,6 +98,14 @@ describe('text search narrowed to rare trigrams (q, name)', () => {
     expect(await found({ name: term })).toEqual(await containing(term));
   });
 
+  it("keeps 1,000-entry statistics of lower(name), which the planner's estimate of a common term needs", async () => {
+    const [row] = await app.get(DataSource).query(
+      `SELECT a.attstattarget AS target FROM pg_attribute a
+        WHERE a.attrelid = 'idx_sample_name_trgm'::regclass AND a.attnum = 1`,
+    );
+    expect(row.target).toBe(1000);
+  });
+
   it('finds the names a multi-word term is in, and none with the words apart or out of order', async () => {
     expect(await found({ q: 'core troodos 2019' })).toEqual([
       'BASALT CORE TROODOS 2019-0002',

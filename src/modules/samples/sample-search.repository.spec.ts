@@ -52,7 +52,7 @@ describe('SampleSearchRepository.searchCondition', () => {
     const narrowed = { text: 'Core Troodos 2019', igsn: 'Core Troodos 2019', narrowing: ['tro', 'cor'] };
     const condition = repository.searchCondition({ public: sql`(public)` }, { q: narrowed }).toQuery();
     expect(condition.text.replace(/\s+/g, ' ')).toBe(
-      '(public) AND ((lower(s.name) LIKE $1 AND lower(s.name) LIKE $2 AND strpos(lower(s.name), $3) > 0)' +
+      '(public) AND ((lower(s.name) LIKE $1 AND lower(s.name) LIKE $2 AND strpos(lower(s.name), $3) <> 0)' +
         ' OR sample_other_names_text(s.other_names) LIKE $4)',
     );
     expect(condition.values).toEqual(['%tro%', '%cor%', 'core troodos 2019', '%core troodos 2019%']);

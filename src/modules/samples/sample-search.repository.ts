@@ -200,7 +200,9 @@ function nameContains(
 ): Sql {
   if (!narrowing?.length) return sql`lower(s.name) LIKE ${pattern}`;
   const trigrams = narrowing.map((trigram) => sql`lower(s.name) LIKE ${likePattern(trigram)}`);
-  return sql`(${and(...trigrams)} AND strpos(lower(s.name), ${lowered}) > 0)`;
+  // `<> 0`, not `> 0` (the same: strpos is never negative): the planner takes a function's `<>` to
+  // keep nearly every row and `>` to keep a third, so the estimate stays the trigrams'.
+  return sql`(${and(...trigrams)} AND strpos(lower(s.name), ${lowered}) <> 0)`;
 }
 
 /**
