@@ -5,6 +5,7 @@ import { createValidationPipe } from '../../src/core/http/validation';
 import { AccountsService } from '../../src/modules/accounts/accounts.service';
 import { CreateSampleDto } from '../../src/modules/samples/dto/sample-write.dto';
 import { SampleNameStatistics } from '../../src/modules/samples/sample-name-statistics';
+import { SampleSearchRepository } from '../../src/modules/samples/sample-search.repository';
 import { SampleSearchService } from '../../src/modules/samples/sample-search.service';
 import { SampleWriter } from '../../src/modules/samples/write/sample-writer';
 import { createRegistrant } from '../support/auth';
@@ -104,6 +105,23 @@ describe('text search narrowed to rare trigrams (q, name)', () => {
         WHERE a.attrelid = 'idx_sample_name_trgm'::regclass AND a.attnum = 1`,
     );
     expect(row.target).toBe(1000);
+  });
+
+  it('estimates a public search by one text from the sampled names, without asking the planner', async () => {
+    const repository = app.get(SampleSearchRepository);
+    const planner = jest.spyOn(repository as unknown as { estimate: () => Promise<number> }, 'estimate');
+    try {
+      const search = app.get(SampleSearchService);
+      const page = { page: 1, pageSize: 25, offset: 0 };
+      await search.search({ q: 'core troodos 2019' }, page, undefined);
+      await search.search({ name: 'core troodos 2019' }, page, undefined);
+      expect(planner).not.toHaveBeenCalled();
+      // Another filter beside the text: the planner weighs them together.
+      await search.search({ q: 'core troodos 2019', country: 'CY' }, page, undefined);
+      expect(planner).toHaveBeenCalledTimes(1);
+    } finally {
+      planner.mockRestore();
+    }
   });
 
   it('finds the names a multi-word term is in, and none with the words apart or out of order', async () => {

@@ -67,3 +67,26 @@ describe('NameTrigramFrequencies.narrowing', () => {
     expect(frequencies(counts).narrowing('%_ ')).toBeUndefined();
   });
 });
+
+describe('NameTrigramFrequencies.publicMatches', () => {
+  const counts = { cor: 1_000, ore: 1_100, tro: 250, roo: 260, ood: 250, odo: 250, dos: 250, '201': 10_000 };
+  const sampled = new NameTrigramFrequencies(
+    1_000_000,
+    10_000,
+    new Map(Object.entries({ ...counts, '019': 1_400, bas: 330 })),
+    8_000,
+  );
+
+  it('is the public rows times the shares of the trigrams the index is asked for', () => {
+    // 800,000 public rows × 1/40 × 1/10 × 0.14
+    expect(sampled.publicMatches('core troodos 2019')).toBe(280);
+  });
+
+  it("is the public rows times the share of a term's one trigram", () => {
+    expect(sampled.publicMatches('bas')).toBe(26_400);
+  });
+
+  it('is unknown for a term with no trigram', () => {
+    expect(sampled.publicMatches('co re')).toBeUndefined();
+  });
+});

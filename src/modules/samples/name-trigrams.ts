@@ -46,14 +46,29 @@ export function termWindows(lowered: string): { trigram: string; word: number; a
 /**
  * How often each trigram occurs in the names, from a sample of them: `names` names were read and
  * `counts` says how many held each trigram (trigrams held by at most one are left out of it).
- * `rows`: how many samples the table holds, estimated.
+ * `rows`: how many samples the table holds, estimated; `publicNames`: how many of the names read
+ * were of samples the public may see.
  */
 export class NameTrigramFrequencies {
   constructor(
     readonly rows: number,
     readonly names: number,
     private readonly counts: ReadonlyMap<string, number>,
+    readonly publicNames = names,
   ) {}
+
+  /**
+   * How many public samples' names contain `lowered`, estimated: the table's public rows times the
+   * shares of the trigrams the index is asked for (narrowing), or of the term's one trigram;
+   * undefined for a term with none (nothing to estimate from).
+   */
+  publicMatches(lowered: string): number | undefined {
+    const windows = termWindows(lowered);
+    if (!windows.length) return undefined;
+    const trigrams = this.narrowing(lowered) ?? [windows[0].trigram];
+    const publicRows = (this.rows * this.publicNames) / Math.max(this.names, 1);
+    return Math.round(trigrams.reduce((matches, trigram) => matches * this.share(trigram), publicRows));
+  }
 
   /** The share of names holding `trigram`; one left out of the sample counts as held by half a name. */
   share(trigram: string): number {

@@ -1,5 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../../core/clock';
 import { NameTrigramFrequencies } from './name-trigrams';
+import { SampleAccessPolicy } from './sample-access.policy';
 import { SampleSearchRepository } from './sample-search.repository';
 
 /** How long one sample of the names' trigram frequencies is used before another is taken. */
@@ -21,7 +23,11 @@ export class SampleNameStatistics {
   private taking: Promise<void> | undefined;
   now: () => number = () => performance.now();
 
-  constructor(private readonly repository: SampleSearchRepository) {}
+  constructor(
+    private readonly repository: SampleSearchRepository,
+    private readonly policy: SampleAccessPolicy,
+    private readonly clock: Clock,
+  ) {}
 
   /**
    * The trigrams of `lowered` to ask the name's trigram index for (NameTrigramFrequencies.narrowing),
@@ -30,6 +36,15 @@ export class SampleNameStatistics {
   narrowing(lowered: string): string[] | undefined {
     if (this.now() >= this.due) void this.refresh();
     return this.frequencies?.narrowing(lowered);
+  }
+
+  /**
+   * How many public samples' names contain `lowered`, estimated from the sample
+   * (NameTrigramFrequencies.publicMatches), or undefined: no sample yet, or nothing to estimate from.
+   */
+  publicMatches(lowered: string): number | undefined {
+    if (this.now() >= this.due) void this.refresh();
+    return this.frequencies?.publicMatches(lowered);
   }
 
   /** Takes a new sample now (once at a time); resolves when it is in use. */
@@ -41,7 +56,7 @@ export class SampleNameStatistics {
   private async take(): Promise<void> {
     this.due = this.now() + RETRY_MS;
     try {
-      this.frequencies = await this.repository.nameTrigramSample();
+      this.frequencies = await this.repository.nameTrigramSample(this.policy.publicCondition('s', this.clock.now()));
       this.due = this.now() + NAME_STATISTICS_REFRESH_MS;
     } catch (error) {
       this.logger.warn(`sampling the names' trigrams failed, retrying in ${RETRY_MS / 1000} s: ${String(error)}`);

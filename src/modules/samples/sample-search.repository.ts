@@ -389,12 +389,13 @@ export class SampleSearchRepository {
    * broader pages along the newest-first index. Other conditions run as prepared statements, page
    * and count side by side. `textSearch`: the condition has a substring filter (`q`, `name`,
    * `igsn`). `catalogue`: the condition is the whole public catalogue, no filter (its estimated
-   * count is reused a while, see RememberedEstimate).
+   * count is reused a while, see RememberedEstimate). `estimate`: how many samples match, when the
+   * caller knows it without the planner (a public search by one text, SampleNameStatistics).
    */
   async searchWithCount(
     condition: Sql,
     page: Omit<SamplePageRequest, 'prepared'>,
-    kind: { valueDependent: boolean; textSearch?: boolean; catalogue?: boolean },
+    kind: { valueDependent: boolean; textSearch?: boolean; catalogue?: boolean; estimate?: number },
   ): Promise<{ rows: SampleRow[]; more: boolean; count: SampleCount }> {
     const { valueDependent, textSearch = false, catalogue = false } = kind;
     if (!valueDependent) {
@@ -404,7 +405,7 @@ export class SampleSearchRepository {
       ]);
       return { ...found, count };
     }
-    const estimate = await this.estimate(condition);
+    const estimate = kind.estimate ?? (await this.estimate(condition));
     if (textSearch && estimate > COLLECT_ESTIMATE_MAX) {
       // Many matches expected: the page from the newest-first walk when matches are dense among
       // recent samples, with the estimate as its count; else collected like a selective search.
@@ -509,23 +510,26 @@ export class SampleSearchRepository {
   /**
    * How often each trigram occurs in the samples' names (NameTrigramFrequencies), from the names on
    * about NAME_SAMPLE_PAGES pages of the table picked at random (all of a small table): 8 MB read at
-   * most, whatever the table's size. Only trigrams inside a word (no padding), as pg_trgm indexes them.
+   * most, whatever the table's size. Only trigrams inside a word (no padding), as pg_trgm indexes them;
+   * and how many of the names read are public (`publicCondition`, on alias `s`).
    */
-  async nameTrigramSample(): Promise<NameTrigramFrequencies> {
+  async nameTrigramSample(publicCondition: Sql): Promise<NameTrigramFrequencies> {
     const [{ pages }] = await this.pooled<{ pages: string }>(
       sql`SELECT pg_relation_size('sample') / current_setting('block_size')::int AS pages`,
     );
     const percent = Math.min(100, (100 * NAME_SAMPLE_PAGES) / Math.max(Number(pages), 1));
-    const rows = await this.pooled<{ trigram: string | null; names: number }>(
-      sql`WITH names AS MATERIALIZED (SELECT lower(s.name) AS name FROM sample s TABLESAMPLE SYSTEM (${percent}::float8))
-          SELECT NULL AS trigram, count(*)::int AS names FROM names
+    const rows = await this.pooled<{ trigram: string | null; names: number; public: number }>(
+      sql`WITH names AS MATERIALIZED (
+            SELECT lower(s.name) AS name, (${publicCondition}) AS public FROM sample s TABLESAMPLE SYSTEM (${percent}::float8))
+          SELECT NULL AS trigram, count(*)::int AS names, count(*) FILTER (WHERE names.public)::int AS public FROM names
           UNION ALL
-          (SELECT t, count(*)::int FROM names CROSS JOIN LATERAL unnest(show_trgm(names.name)) t
+          (SELECT t, count(*)::int, 0 FROM names CROSS JOIN LATERAL unnest(show_trgm(names.name)) t
             WHERE strpos(t, ' ') = 0 GROUP BY t HAVING count(*) > 1)`,
     );
-    const sampled = rows.find((row) => row.trigram === null)?.names ?? 0;
+    const total = rows.find((row) => row.trigram === null);
+    const sampled = total?.names ?? 0;
     const counts = new Map(rows.filter((row) => row.trigram !== null).map((row) => [row.trigram as string, row.names]));
-    return new NameTrigramFrequencies(Math.round((sampled * 100) / percent), sampled, counts);
+    return new NameTrigramFrequencies(Math.round((sampled * 100) / percent), sampled, counts, total?.public ?? 0);
   }
 
   /** The planner's estimate of how many samples match. */

@@ -41,6 +41,8 @@ export interface SampleSearchCondition {
   public?: boolean;
   /** The whole public catalogue: the public scope and no filter. */
   catalogue?: boolean;
+  /** The public scope and one filter, a text (`q` or `name`): that text. */
+  publicText?: string;
 }
 
 /**
@@ -83,11 +85,15 @@ export class SampleSearchService {
     const filters = await this.filters(criteria, caller);
     const where = this.sampleSearchRepository.searchCondition(searchScope, filters);
     const open = 'public' in searchScope;
+    const { q, name, nameNarrowing: _narrowing, ...others } = filters;
+    const byTextAlone =
+      Object.values(others).every((value) => value === undefined) && (q === undefined) !== (name === undefined);
     return {
       where,
       caller,
       public: open,
       catalogue: open && Object.values(filters).every((value) => value === undefined),
+      publicText: open && byTextAlone ? (q?.text ?? name) : undefined,
     };
   }
 
@@ -169,7 +175,7 @@ export class SampleSearchService {
     user: AuthenticatedUser | undefined,
     order: SampleOrder = DEFAULT_SAMPLE_ORDER,
   ): Promise<{ count: SampleCount; more: boolean; data: SampleDto[] }> {
-    const { where, caller, public: open, catalogue } = await this.searchCondition(query, user);
+    const { where, caller, public: open, catalogue, publicText } = await this.searchCondition(query, user);
     // Conditions whose best plan depends on the values (a rare name or a common one, a small box
     // or the whole globe) are planned for their values; the others run as prepared statements.
     const given = query as Record<string, unknown>;
@@ -186,6 +192,9 @@ export class SampleSearchService {
         valueDependent,
         textSearch: searchesText(given),
         catalogue,
+        // A public search by one text: its matches estimated from the sampled names, not by the
+        // planner (a statement, planned, for every search).
+        estimate: publicText === undefined ? undefined : this.nameStatistics.publicMatches(publicText.toLowerCase()),
       },
     );
     return {
