@@ -74,12 +74,14 @@ export async function listStatements(
   const repository = context.get(SampleSearchRepository);
   const text = Boolean(query.q || query.name || query.igsn);
   const request = { limit: page.pageSize, offset: (page.page - 1) * page.pageSize, walk: search.public };
+  const service = context.get(SampleSearchService);
   return {
     run: () =>
       repository.searchWithCount(condition, request, {
         valueDependent: text,
         textSearch: text,
         catalogue: search.catalogue,
+        estimate: service.knownEstimate(search),
       }),
     rows: {
       text:

@@ -192,9 +192,7 @@ export class SampleSearchService {
         valueDependent,
         textSearch: searchesText(given),
         catalogue,
-        // A public search by one text: its matches estimated from the sampled names, not by the
-        // planner (a statement, planned, for every search).
-        estimate: publicText === undefined ? undefined : this.nameStatistics.publicMatches(publicText.toLowerCase()),
+        estimate: this.knownEstimate({ publicText }),
       },
     );
     return {
@@ -202,6 +200,14 @@ export class SampleSearchService {
       more: found.more,
       data: found.rows.map((row) => this.mapper.toDto(row, this.policy.canEdit(accessFacts(row), caller))),
     };
+  }
+
+  /**
+   * How many samples a search matches, when known without asking the planner (a statement, planned,
+   * for every search): a public search by one text, estimated from the sampled names.
+   */
+  knownEstimate({ publicText }: Pick<SampleSearchCondition, 'publicText'>): number | undefined {
+    return publicText === undefined ? undefined : this.nameStatistics.publicMatches(publicText.toLowerCase());
   }
 
   /**
