@@ -61,30 +61,43 @@ function routeKey(path: string): string {
   return path.toLowerCase().replace(/\/+$/, '');
 }
 
+/** Whether a request has a body, as body-parser decides it (type-is's hasBody). */
+function hasBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
+}
+
 /**
  * JSON and URL-encoded form bodies, limited to BODY_LIMIT. Requests to `rawBodyPaths` skip both
  * and get the body's bytes as a Buffer instead (any media type; the route parses multipart),
  * limited to XML_BODY_LIMIT: the legacy XML endpoints must see `content=<?xml …&…` as sent.
+ * One middleware: a request without a body (most are reads) passes at once, as every parser would
+ * let it pass, without looking at its path three times.
  */
 export function bodyParsers(config: AppConfig, rawBodyPaths: readonly string[] = []): RequestHandler[] {
   const rawPaths = new Set(rawBodyPaths.map(routeKey));
-  const isRaw = (req: Request) => rawPaths.has(routeKey(req.path));
-  const onlyIf =
-    (wanted: boolean, parser: RequestHandler): RequestHandler =>
-    (req, res, next) =>
-      isRaw(req) === wanted ? parser(req, res, next) : next();
+  const json = mapped(express.json({ limit: config.http.bodyLimit, verify: refuseDeepJson }));
+  const form = mapped(express.urlencoded({ limit: config.http.bodyLimit, extended: true, parameterLimit: 10_000 }));
   // Every media type, multipart included: the whole body, however it is encoded, is bounded by
   // XML_BODY_LIMIT (counted as it arrives) before anything parses it.
   const raw = express.raw({ limit: config.http.xmlLimit, type: () => true });
   return [
-    onlyIf(false, mapped(express.json({ limit: config.http.bodyLimit, verify: refuseDeepJson }))),
-    onlyIf(false, mapped(express.urlencoded({ limit: config.http.bodyLimit, extended: true, parameterLimit: 10_000 }))),
-    onlyIf(true, (req, res, next) =>
+    (req, res, next) => {
+      if (!hasBody(req)) {
+        if (!('body' in req)) (req as { body?: unknown }).body = undefined;
+        next();
+        return;
+      }
+      if (!rawPaths.has(routeKey(req.path))) {
+        json(req, res, (error?: unknown) =>
+          error === undefined || error === null ? form(req, res, next) : next(error),
+        );
+        return;
+      }
       raw(req, res, (error?: unknown) => {
         // body-parser fails with http-errors (Error instances), like the parsers above.
         if (error !== undefined && error !== null) rawBodyFailures.set(req, bodyParserError(error) ?? (error as Error));
         next();
-      }),
-    ),
+      });
+    },
   ];
 }
