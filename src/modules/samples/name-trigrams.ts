@@ -9,7 +9,8 @@
  * checked against the whole term (`strpos`): the same answer, a fraction of the postings. Which
  * trigrams: the rarest of each word of the term, added (rarest first) while a list costs less to read than the
  * rows it would rule out cost to check, with frequencies from a sample of the names
- * (SampleSearchRepository.nameTrigramSample, refreshed by SampleNameStatistics).
+ * (SampleSearchRepository.nameTrigramSample, refreshed by SampleNameStatistics). See
+ * docs/decisions/0014-text-search-on-rare-trigrams.md.
  */
 
 /**
