@@ -9,6 +9,8 @@ export interface WorkerProcess {
   kill(): Promise<void>;
   /** Resolves once the worker's output contains `text` (see ServiceProcess.waitForOutput). */
   waitForOutput(text: string, count?: number, timeoutMs?: number): Promise<void>;
+  /** Everything the worker wrote so far (see ServiceProcess.output). */
+  output(): string;
 }
 
 /**
