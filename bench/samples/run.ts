@@ -7,9 +7,8 @@ import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Pool } from 'pg';
 import * as prettier from 'prettier';
-import { DataSource } from 'typeorm';
 import { prepareDatabase } from '../../src/core/database/prepare-database';
-import { analyzeStaleTables, cleanGinPendingLists } from '../../src/core/database/table-statistics';
+import { SampleWriteRepository } from '../../src/modules/samples/sample-write.repository';
 import { ApiProcess, ApiProcessOptions, freePort, snapshotBuild } from '../lib/api-process';
 import { CpuShare, LoadHooks, TransientProcesses, startCpuWatch, waitForQuietMachine } from '../lib/cpu-monitor';
 import { databaseExists, dropDatabase } from '../lib/bench-database';
@@ -409,12 +408,7 @@ async function main(): Promise<void> {
     // What the worker's TableStatisticsKeeper does every minute in a deployment (the bench starts no
     // worker): a reused database carries the samples earlier runs registered, unanalysed and in the
     // trigram indexes' pending lists, which every text search would read in full.
-    const dataSource = nest.get(DataSource);
-    const analysed = await analyzeStaleTables(dataSource, ['sample', 'sample_collector']);
-    const pages = await cleanGinPendingLists(dataSource, ['sample']);
-    log(
-      `As the worker's statistics keeper would: analysed ${analysed.join(', ') || 'nothing'}, ${pages} pending GIN pages moved`,
-    );
+    await nest.get(SampleWriteRepository).refreshStatistics('a reused bench database');
   }
 
   // The API's statement timeout too (DATABASE_STATEMENT_TIMEOUT_MS default), so SQL without statistics ends alike.

@@ -34,8 +34,7 @@ export class SampleNameStatistics {
    * or undefined: the whole term's LIKE.
    */
   narrowing(lowered: string): string[] | undefined {
-    if (this.now() >= this.due) void this.refresh();
-    return this.frequencies?.narrowing(lowered);
+    return this.current()?.narrowing(lowered);
   }
 
   /**
@@ -43,8 +42,13 @@ export class SampleNameStatistics {
    * (NameTrigramFrequencies.publicMatches), or undefined: no sample yet, or nothing to estimate from.
    */
   publicMatches(lowered: string): number | undefined {
+    return this.current()?.publicMatches(lowered);
+  }
+
+  /** The frequencies in use (none before the first sample), a new sample started in the background when due. */
+  private current(): NameTrigramFrequencies | undefined {
     if (this.now() >= this.due) void this.refresh();
-    return this.frequencies?.publicMatches(lowered);
+    return this.frequencies;
   }
 
   /** Takes a new sample now (once at a time); resolves when it is in use. */

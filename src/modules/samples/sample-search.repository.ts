@@ -158,10 +158,10 @@ function pageIdsStatement(condition: Sql, page: SamplePageRequest): Sql {
  * them (the recursive union's steps in turn, each step's in index order), as the one-entry walk's did.
  */
 function newestFirstWalkStatement(condition: Sql, page: SamplePageRequest, visits: number): Sql {
-  return sql`WITH RECURSIVE walk (step, created_at, id, visited, found, hits) AS (
-            SELECT 0, 'infinity'::timestamptz, 0::bigint, 0, 0, '{}'::bigint[]
+  return sql`WITH RECURSIVE walk (created_at, id, visited, found, hits) AS (
+            SELECT 'infinity'::timestamptz, 0::bigint, 0, 0, '{}'::bigint[]
             UNION ALL
-            SELECT walk.step + 1, batch.created_at, batch.id, walk.visited + batch.seen,
+            SELECT batch.created_at, batch.id, walk.visited + batch.seen,
                    walk.found + cardinality(batch.hits), batch.hits
               FROM walk CROSS JOIN LATERAL (
                 SELECT (array_agg(b.created_at ORDER BY b.created_at, b.id))[1] AS created_at,

@@ -25,12 +25,17 @@ const VALUE_DEPENDENT_FILTERS = [...SEARCH_VALUE_FILTERS, 'registry_code'] as co
 /** Filters matching substrings on the trigram indexes. */
 const TEXT_FILTERS = ['q', 'name', 'igsn'] as const;
 
-/** Whether a search's query (after withoutSearchAliases) matches substrings: `q`, `name` or `igsn` not blank. */
-export function searchesText(given: Record<string, unknown>): boolean {
-  return TEXT_FILTERS.some((name) => {
+/** Whether any of `names` is given in the query, not blank. */
+function anyGiven(names: readonly string[], given: Record<string, unknown>): boolean {
+  return names.some((name) => {
     const value = given[name];
     return typeof value === 'string' && value.trim() !== '';
   });
+}
+
+/** Whether a search's query (after withoutSearchAliases) matches substrings: `q`, `name` or `igsn` not blank. */
+export function searchesText(given: Record<string, unknown>): boolean {
+  return anyGiven(TEXT_FILTERS, given);
 }
 
 /** A search's condition on alias `s`, and the caller it was built for. */
@@ -179,10 +184,7 @@ export class SampleSearchService {
     // Conditions whose best plan depends on the values (a rare name or a common one, a small box
     // or the whole globe) are planned for their values; the others run as prepared statements.
     const given = query as Record<string, unknown>;
-    const valueDependent = VALUE_DEPENDENT_FILTERS.some((name) => {
-      const value = given[name];
-      return typeof value === 'string' && value.trim() !== '';
-    });
+    const valueDependent = anyGiven(VALUE_DEPENDENT_FILTERS, given);
     const { count, ...found } = await this.sampleSearchRepository.searchWithCount(
       where,
       // The public catalogue is walked newest first (a page that needs no planner statistics); one's
