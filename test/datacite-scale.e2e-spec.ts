@@ -17,6 +17,7 @@ import { createRegistrant, createUserWithToken } from './support/auth';
 import { FakeDataCite } from './support/fake-datacite';
 import { createTestApp } from './support/test-app';
 import { serverUrls, testConfig, testDatabaseName, testDatabaseUrl, testKeyPrefix } from './support/test-environment';
+import { eventually } from './support/eventually';
 
 const BACKLOG = 20_000;
 /** Small budgets, so the test sees many windows of them: 2 requests a second, 1 of them bulk. */
@@ -28,18 +29,6 @@ const WORKER_CONCURRENCY = 2;
 const CHECK_WINDOW_MS = 30_000;
 /** Requests arrive with some jitter after the moment the budget granted them. */
 const JITTER = 2;
-
-async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 30_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() - started > timeoutMs) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
 
 /**
  * Issue 27: a bulk backlog of 20,000 DOIs, and one sample registered through the JSON API while
@@ -115,7 +104,7 @@ describe('DataCite at bulk scale', () => {
 
     await startWorker();
     // Bulk delivery is under way before the interactive sample arrives.
-    await eventually(() => expect(fake.requests.length).toBeGreaterThanOrEqual(3));
+    await eventually(() => expect(fake.requests.length).toBeGreaterThanOrEqual(3), 30_000);
 
     const registered = await http()
       .post('/api/samples/')

@@ -17,23 +17,11 @@ import { FakeDataCite } from './support/fake-datacite';
 import { createTestApp } from './support/test-app';
 import { prepareDatabase } from '../src/core/database/prepare-database';
 import { serverUrls, testConfig, testDatabaseName, testDatabaseUrl, testKeyPrefix } from './support/test-environment';
+import { eventually } from './support/eventually';
 
 type Registrant = Awaited<ReturnType<typeof createRegistrant>>;
 
 const PUBLIC_URL = 'https://registry.example.org';
-
-/** Polls until `check` stops throwing (or the time is up, then throws its last error). */
-async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 15_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() - started > timeoutMs) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
 
 interface SampleJson {
   id: number;

@@ -1,16 +1,19 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { Client, Notification } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccountsService } from '../../src/modules/accounts/accounts.service';
 import { DataCiteBudget, budgetPacing } from '../../src/modules/datacite/datacite-budget';
 import { SampleDoiRepository } from '../../src/modules/datacite/sample-doi.repository';
 import { TestUser, createFreshRegistryCode, createUserWithToken } from '../support/auth';
+import { eventually } from '../support/eventually';
 import { createMediumContext } from '../support/medium';
 import { testConfig, testKeyPrefix } from '../support/test-environment';
 
 /**
  * Issue 27 on the real database and Redis: which outbox rows are interactive and which bulk (the
- * triggers count what a transaction makes due), and the shared DataCite budget's pacing and pauses.
+ * triggers count what a transaction makes due), the shared DataCite budget's pacing and pauses, and
+ * the wake-up flag that lets the triggers notify once per claim rather than on every write.
  */
 describe('DOI priorities and the DataCite budget', () => {
   let app: INestApplicationContext;
@@ -108,6 +111,68 @@ describe('DOI priorities and the DataCite budget', () => {
     const backlog = await outbox.backlog();
     expect(backlog.interactive.pending).toBeGreaterThan(0);
     expect(backlog.bulk.pending).toBeGreaterThan(0);
+  });
+
+  it('notifies the workers only while they are idle, which their claims record', async () => {
+    const listener = new Client({ connectionString: config.database.url });
+    const heard: Notification[] = [];
+    listener.on('notification', (notification) => heard.push(notification));
+    await listener.connect();
+    try {
+      await listener.query('LISTEN sample_doi');
+      /**
+       * Runs `step` in a transaction that keeps every claim off the flag (other suites write
+       * samples meanwhile; the triggers only read it), then notifies `marker`; what this transaction
+       * notified, in order, once the marker arrived (a transaction's notifications arrive together,
+       * in order; its pooled connection may have notified before, hence only what arrived since).
+       */
+      const notified = async (marker: string, step: (manager: EntityManager) => Promise<void>) => {
+        const before = heard.length;
+        const pid = await db.transaction(async (manager) => {
+          await manager.query('LOCK TABLE sample_doi_workers IN EXCLUSIVE MODE');
+          await step(manager);
+          await manager.query("SELECT pg_notify('sample_doi', $1)", [marker]);
+          const [{ pid }] = await manager.query<{ pid: number }[]>('SELECT pg_backend_pid() AS pid');
+          return pid;
+        });
+        await eventually(() => expect(heard.map((notification) => notification.payload)).toContain(marker));
+        return heard
+          .slice(before)
+          .filter((notification) => notification.processId === pid)
+          .map((notification) => notification.payload);
+      };
+      const idle = async (manager: EntityManager) =>
+        (await manager.query<{ idle: boolean }[]>('SELECT idle FROM sample_doi_workers'))[0].idle;
+      /** The claim statement, run in the test's transaction. */
+      const claims = (manager: EntityManager) =>
+        new SampleDoiRepository({ query: manager.query.bind(manager) } as unknown as DataSource);
+
+      // Busy (a drain's next round will claim them): changes wake nobody.
+      expect(
+        await notified('busy', async (manager) => {
+          await manager.query('UPDATE sample_doi_workers SET idle = false');
+          await insert(2, manager);
+        }),
+      ).toEqual(['busy']);
+      // A claim that finds nothing records the workers idle: the next change notifies.
+      expect(
+        await notified('idle', async (manager) => {
+          expect(await claims(manager).claimDue('interactive', 0, 60_000)).toEqual([]);
+          expect(await idle(manager)).toBe(true);
+          await insert(1, manager);
+        }),
+      ).toEqual(['', 'idle']);
+      // A claim that takes rows records them busy.
+      await db.transaction(async (manager) => {
+        await manager.query('LOCK TABLE sample_doi_workers IN EXCLUSIVE MODE');
+        await insert(1, manager);
+        await manager.query('UPDATE sample_doi_workers SET idle = true');
+        expect(await claims(manager).claimDue('interactive', 1, 60_000)).toHaveLength(1);
+        expect(await idle(manager)).toBe(false);
+      });
+    } finally {
+      await listener.end();
+    }
   });
 
   it('paces requests across callers, bulk at its own slower pace, and holds everyone during a pause', async () => {

@@ -8,6 +8,7 @@ import { IsolatedDatabase, createIsolatedDatabase } from '../support/isolated-da
 import { createTestApp } from '../support/test-app';
 import { testConfig, testKeyPrefix } from '../support/test-environment';
 import { WorkerProcess, startWorkerProcess } from '../support/worker-process';
+import { eventually } from '../support/eventually';
 
 const BACKLOG = 20_000;
 /** The idle window CPU is measured over, and the share of one core the worker may use in it. */
@@ -28,18 +29,6 @@ function cpuTicks(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return Number(fields[11]) + Number(fields[12]);
-}
-
-async function eventually<T>(check: () => Promise<T> | T, timeoutMs: number): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() - started > timeoutMs) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
 }
 
 /**

@@ -30,36 +30,33 @@ export interface DoiSummary {
 export class SampleDoiRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** The rows of an `UPDATE … RETURNING` (TypeORM answers those with `[rows, affected]`). */
-  private async updateReturning<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    const [rows]: [T[], number] = await this.dataSource.query(sql, params);
-    return rows;
-  }
-
   /**
    * Takes up to `limit` due rows of one priority for `leaseMs`: another worker skips them until
    * the lease ends (a worker that dies mid-request leaves its rows to be taken again then). One
    * priority at a time is a range scan of idx_sample_doi_due_by_priority, however many rows of
-   * the other one wait.
+   * the other one wait. The same statement records whether the workers are idle (it claimed
+   * nothing): the triggers then wake them on the next change (SampleDoiWakeIdleWorkers).
    */
   async claimDue(priority: DoiPriority, limit: number, leaseMs: number): Promise<ClaimedDoi[]> {
-    const rows = await this.updateReturning<{
-      sample_id: string;
-      version: string;
-      at_datacite: boolean;
-      attempts: number;
-    }>(
-      `UPDATE sample_doi d SET claimed_until = now() + $2 * interval '1 millisecond'
-          WHERE d.sample_id IN (
-            SELECT sample_id FROM sample_doi
-             WHERE version > delivered_version AND priority = $3 AND next_attempt_at <= now()
-               AND (claimed_until IS NULL OR claimed_until < now())
-             ORDER BY next_attempt_at, sample_id
-             LIMIT $1
-             FOR UPDATE SKIP LOCKED)
-        RETURNING d.sample_id, d.version, d.at_datacite, d.attempts`,
-      [limit, leaseMs, priorityValue(priority)],
-    );
+    const rows: { sample_id: string; version: string; at_datacite: boolean; attempts: number }[] =
+      await this.dataSource.query(
+        `WITH claimed AS (
+           UPDATE sample_doi d SET claimed_until = now() + $2 * interval '1 millisecond'
+            WHERE d.sample_id IN (
+              SELECT sample_id FROM sample_doi
+               WHERE version > delivered_version AND priority = $3 AND next_attempt_at <= now()
+                 AND (claimed_until IS NULL OR claimed_until < now())
+               ORDER BY next_attempt_at, sample_id
+               LIMIT $1
+               FOR UPDATE SKIP LOCKED)
+           RETURNING d.sample_id, d.version, d.at_datacite, d.attempts
+         ), workers AS (
+           UPDATE sample_doi_workers SET idle = NOT EXISTS (SELECT 1 FROM claimed)
+            WHERE idle IS DISTINCT FROM NOT EXISTS (SELECT 1 FROM claimed)
+         )
+         SELECT * FROM claimed`,
+        [limit, leaseMs, priorityValue(priority)],
+      );
     return rows
       .map((row) => ({
         sampleId: String(row.sample_id),
