@@ -16,8 +16,10 @@ const LISTEN_RETRY_MS = 5_000;
 
 /**
  * Worker side of DOI registration. The triggers on `sample` NOTIFY `sample_doi` when a change
- * commits; this worker LISTENs and turns each notification into a (de-duplicated) drain job, and a
- * job scheduler adds a sweep every few seconds that releases ended embargoes and picks up retries.
+ * commits while the workers are idle (their last claim found nothing, see SampleDoiRepository.claimDue;
+ * a running drain's next round finds the change without it); this worker LISTENs and turns each
+ * notification into a (de-duplicated) drain job, and a job scheduler adds a sweep every few
+ * seconds that releases ended embargoes and picks up retries and lost wake-ups.
  * Drains claim rows with a lease, so concurrent drains (WORKER_CONCURRENCY per worker, any number
  * of workers) never send the same row; each sends DATACITE_CONCURRENCY requests at once. With
  * registration off, nothing is scheduled and jobs are dropped.

@@ -51,8 +51,9 @@ export class SampleDoiRepository {
                FOR UPDATE SKIP LOCKED)
            RETURNING d.sample_id, d.version, d.at_datacite, d.attempts
          ), workers AS (
-           UPDATE sample_doi_workers SET idle = NOT EXISTS (SELECT 1 FROM claimed)
-            WHERE idle IS DISTINCT FROM NOT EXISTS (SELECT 1 FROM claimed)
+           UPDATE sample_doi_workers w SET idle = now_idle.idle
+             FROM (SELECT NOT EXISTS (SELECT 1 FROM claimed) AS idle) now_idle
+            WHERE w.idle <> now_idle.idle
          )
          SELECT * FROM claimed`,
         [limit, leaseMs, priorityValue(priority)],
