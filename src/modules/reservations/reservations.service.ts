@@ -111,7 +111,7 @@ export class ReservationsService {
           updatedAt: now,
         },
       }));
-      await this.sampleWriter.withFreshMints(manager, writes, (inner) => this.sampleWriter.insertMany(inner, writes));
+      await this.sampleWriter.insertMany(manager, writes, { minted: writes });
       igsns.push(...writes.map((write) => this.igsnService.toDoi(write.columns.igsn as string)));
       await onChunk?.(igsns.length);
     }

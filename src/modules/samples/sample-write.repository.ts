@@ -25,15 +25,6 @@ export function isForeignKeyViolation(error: unknown): boolean {
 }
 
 /**
- * The IGSN a failed insert found taken, from PostgreSQL's detail of the violation; undefined when
- * it was no duplicate IGSN or the detail cannot be read (the server's messages may be translated).
- */
-export function takenIgsnOf(error: unknown): string | undefined {
-  if (!isUniqueViolation(error, 'uq_sample_igsn')) return undefined;
-  const detail = ((error as QueryFailedError).driverError as { detail?: string }).detail ?? '';
-  return /^Key \(igsn\)=\((.*)\) already exists\.$/.exec(detail)?.[1];
-}
-/**
  * A curation transition of a batch's samples (SampleWriteRepository.updateBatch): to review (drafts
  * only), published (samples pending review only), or deactivated (whatever their state).
  */
@@ -294,13 +285,16 @@ export class SampleWriteRepository {
 
   /**
    * Inserts many samples in one statement (the rows travel as one JSON parameter, keyed by column
-   * name; a column a row lacks is stored as NULL, not its default) and returns id by IGSN.
+   * name; a column a row lacks is stored as NULL, not its default) and returns id by IGSN. A row
+   * whose IGSN is taken is skipped, not raised (it is missing from the answer); any other
+   * violation is raised.
    */
   async insertMany(manager: EntityManager, records: SampleRecord[], columns: string[]): Promise<Map<string, number>> {
     if (!records.length) return new Map();
     const list = columns.map((column) => `"${column}"`).join(', ');
     const inserted = await manager.query<{ id: string; igsn: string }[]>(
       `INSERT INTO sample (${list}) SELECT ${list} FROM jsonb_populate_recordset(NULL::sample, $1::jsonb)
+       ON CONFLICT (igsn) DO NOTHING
        RETURNING id, igsn`,
       [JSON.stringify(records)],
     );

@@ -4,6 +4,7 @@ import { AuthenticatedUser } from '../../../core/auth/authenticated-user';
 import { Clock } from '../../../core/clock';
 import { ApiError } from '../../../core/http/api-error';
 import { validateBuiltBody } from '../../../core/http/validation';
+import { statementsInTurn } from '../../../core/database/statements-in-turn';
 import { AccountsService } from '../../accounts/accounts.service';
 import { BackgroundJobsService } from '../../background-jobs/background-jobs.service';
 import { CreateSampleDto, UpdateSampleDto } from '../../samples';
@@ -28,11 +29,13 @@ import { NewRowCheck, NewRowChecks } from './new-row-checks';
 import { RowClaims } from './row-claims';
 
 const INSERT_CHUNK = 1000;
+/** Chunks inserting at once: one in PostgreSQL, the next one's rows built and queued behind it. */
+const CHUNKS_IN_FLIGHT = 2;
 /**
- * Rows checked between two turns of the event loop while a chunk is being inserted. The rows come
- * from a buffered file, so checking them never waits on I/O: without a turn, the replies of the
- * insert's statements (and of the mint before it) waited behind up to a few hundred rows each, and
- * PostgreSQL sat idle between them.
+ * Rows checked or prepared between two turns of the event loop while a chunk is being inserted. The
+ * rows come from a buffered file and their references are mostly known already, so handling them
+ * rarely waits on I/O: without a turn, the replies of the insert's statements (and of the mint
+ * before it) waited behind up to a few hundred rows each, and PostgreSQL sat idle between them.
  */
 const ROWS_PER_TURN = 25;
 
@@ -108,8 +111,8 @@ export class BatchImport {
   private checked: CheckedNewRow[] = [];
   /** New rows prepared, waiting to be inserted. */
   private pending: PreparedRow[] = [];
-  /** The insert of the previous chunk, running while the next rows are checked. */
-  private inserting?: Promise<void>;
+  /** The inserts of the last chunks, in file order, running while the next rows are checked and prepared. */
+  private inserting: Promise<void>[] = [];
   private rowsRead = 0;
   /** Set when the transaction begins; every step below runs inside it. */
   private manager!: EntityManager;
@@ -136,6 +139,8 @@ export class BatchImport {
     await this.tools.jobs.progress(this.job.id, 0, this.workbook.rowCount);
     this.caller = (await this.tools.policy.caller(await this.job.uploader())) as SampleCaller;
     await this.tools.dataSource.transaction(async (manager) => {
+      // The next rows are prepared (their lookups on this connection) while a chunk inserts.
+      statementsInTurn(manager);
       this.manager = manager;
       await this.resolveExistingSamples();
       await this.readRows();
@@ -180,9 +185,9 @@ export class BatchImport {
   /**
    * Every row in file order. A new sample's row goes through two steps: checking it needs no
    * database (read, mapped, validated — on threads for a large batch —, name claimed); preparing it
-   * resolves its references and IGSN on the batch's connection. Rows are checked while the previous
-   * chunk is being inserted, then prepared in file order once that insert is done — never beside
-   * it, since the insert runs under a savepoint of the connection.
+   * resolves its references and IGSN on the batch's connection. Rows are checked and prepared while
+   * the previous chunks are being inserted: the statements of all of them take turns on the
+   * connection (statementsInTurn), and the inserts use no savepoint (SampleWriter.insertMany).
    */
   private async readRows(): Promise<void> {
     try {
@@ -194,16 +199,16 @@ export class BatchImport {
         } finally {
           if (this.checked.length >= INSERT_CHUNK) await this.prepareChecked();
           await this.job.checkpoint(++this.rowsRead);
-          if (this.inserting && this.rowsRead % ROWS_PER_TURN === 0) await nextTurn();
+          if (this.inserting.length && this.rowsRead % ROWS_PER_TURN === 0) await nextTurn();
         }
       }
       this.takeChecks(await this.checks.drain());
       await this.prepareChecked();
-      await this.settleInsert();
       await this.insertPending();
+      await this.settleInserts();
     } finally {
       // Nothing may run on the connection after the transaction ends (a rollback on an error).
-      await this.inserting?.catch(() => undefined);
+      await Promise.allSettled(this.inserting);
     }
   }
 
@@ -213,7 +218,7 @@ export class BatchImport {
       // An update (rare: an edited export re-uploaded) is checked and prepared in its turn.
       this.takeChecks(await this.checks.drain());
       await this.prepareChecked();
-      await this.settleInsert();
+      await this.settleInserts();
       await this.prepareUpdate(row, stored);
       return;
     }
@@ -252,25 +257,22 @@ export class BatchImport {
 
   /** Prepares the checked rows in file order, then starts inserting a full chunk. */
   private async prepareChecked(): Promise<void> {
-    await this.settleInsert();
     const rows = this.checked;
     this.checked = [];
-    for (const row of rows) {
+    for (const [index, row] of rows.entries()) {
       try {
         await this.prepareNewRow(row);
       } catch (error) {
         this.errorsByRow.set(row.rowNumber, describeRowError(error));
       }
+      if (this.inserting.length && (index + 1) % ROWS_PER_TURN === 0) await nextTurn();
     }
-    if (this.pending.length < INSERT_CHUNK) return;
-    const insert = this.insertPending();
-    insert.catch(() => undefined); // awaited (and thrown) at the next step
-    this.inserting = insert;
+    if (this.pending.length >= INSERT_CHUNK) await this.insertPending();
   }
 
-  private async settleInsert(): Promise<void> {
-    await this.inserting;
-    this.inserting = undefined;
+  /** Waits for every chunk being inserted; throws the first one's error. */
+  private async settleInserts(): Promise<void> {
+    while (this.inserting.length) await this.inserting.shift();
   }
 
   private async prepareNewRow(row: CheckedNewRow): Promise<void> {
@@ -322,21 +324,37 @@ export class BatchImport {
     this.updates.push({ rowNumber, sample, write });
   }
 
-  /** Mints and inserts the prepared rows, unless a row has failed (then nothing more is inserted). */
+  /**
+   * Starts minting and inserting the prepared rows, unless a row has failed (then nothing more is
+   * inserted), once fewer than CHUNKS_IN_FLIGHT chunks are inserting; the insert is awaited (and
+   * its error thrown) later, at settleInserts.
+   */
   private async insertPending(): Promise<void> {
     const chunk = this.pending;
     this.pending = [];
     if (!chunk.length || this.errorsByRow.size) return;
-    const { writer } = this.tools;
+    while (this.inserting.length >= CHUNKS_IN_FLIGHT) await this.inserting.shift();
     const writes = chunk.map((row) => row.write);
-    const minted = await this.mintMissing(writes);
-    await writer.withFreshMints(
-      this.manager,
-      minted,
-      (inner) => writer.insertMany(inner, writes, { batchId: this.batch.id }),
-      this.mintOptions,
-    );
     this.tally.add(writes);
+    const insert = this.insertChunk(writes, this.inserting.at(-1));
+    insert.catch(() => undefined); // awaited (and thrown) at settleInserts
+    this.inserting.push(insert);
+  }
+
+  /**
+   * Mints (on a connection of its own) and inserts one chunk. Its statements queue behind those of
+   * the chunk before it; if that chunk fails, its error is this one's too (the transaction is lost).
+   */
+  private async insertChunk(writes: ResolvedWrite[], before?: Promise<void>): Promise<void> {
+    const minted = await this.mintMissing(writes);
+    const insert = this.tools.writer.insertMany(this.manager, writes, {
+      extra: { batchId: this.batch.id },
+      minted,
+      mintOptions: this.mintOptions,
+    });
+    insert.catch(() => undefined); // thrown below, after the error of the chunk before
+    await before;
+    await insert;
   }
 
   /**

@@ -20,6 +20,16 @@ describe('BatchTally', () => {
     expect(tally.onlyRegistryCode()).toBe('IEAAA');
   });
 
+  it('reads the first and last IGSN when asked: a chunk is added before its IGSNs are minted', () => {
+    const tally = new BatchTally();
+    const chunk = [write('', 1, 'IEAAA'), write('', 1, 'IEAAA')];
+    chunk.forEach((minted) => delete minted.columns.igsn);
+    tally.add(chunk);
+    expect([tally.first, tally.last]).toEqual([null, null]);
+    chunk.forEach((minted, index) => (minted.columns.igsn = `IEAAA000${index + 1}`));
+    expect([tally.first, tally.last]).toEqual(['IEAAA0001', 'IEAAA0002']);
+  });
+
   it('names no shared object type or code once the samples differ', () => {
     const tally = new BatchTally();
     tally.add([write('IEAAA0001', 1, 'IEAAA'), write('IEBBB0001', 2, 'IEBBB')]);

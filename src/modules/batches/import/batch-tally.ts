@@ -1,14 +1,17 @@
 import { ResolvedWrite } from '../../samples';
 
-/** The new samples a batch has inserted so far: how many, the first and last IGSN, what they share. */
+/**
+ * The new samples a batch inserts: how many, the first and last IGSN, what they share. Chunks are
+ * added as their inserts start, before their IGSNs are minted: the IGSNs are read when asked.
+ */
 export class BatchTally {
   count = 0;
-  first: string | null = null;
-  last: string | null = null;
+  private firstWrite?: ResolvedWrite;
+  private lastWrite?: ResolvedWrite;
   private readonly objectTypeIds = new Set<number | undefined>();
   private readonly codes = new Set<string | undefined>();
 
-  /** One inserted chunk, in file order. */
+  /** One chunk, in file order. */
   add(writes: ResolvedWrite[]): void {
     if (!writes.length) return;
     for (const write of writes) {
@@ -16,9 +19,17 @@ export class BatchTally {
       this.objectTypeIds.add(write.columns.objectTypeId ?? undefined);
       this.codes.add(write.columns.registryCode);
     }
-    this.first ??= writes[0].columns.igsn ?? null;
-    this.last = writes[writes.length - 1].columns.igsn ?? null;
+    this.firstWrite ??= writes[0];
+    this.lastWrite = writes[writes.length - 1];
     this.count += writes.length;
+  }
+
+  get first(): string | null {
+    return this.firstWrite?.columns.igsn ?? null;
+  }
+
+  get last(): string | null {
+    return this.lastWrite?.columns.igsn ?? null;
   }
 
   /** The object type every inserted sample has, if they all have the same one. */

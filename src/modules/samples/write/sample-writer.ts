@@ -14,13 +14,7 @@ import { SampleAccessPolicy, SampleCaller } from '../sample-access.policy';
 import { withCanonicalFieldNames } from '../sample-field-aliases';
 import { SampleReader } from '../sample-reader';
 import { SampleReferenceLookups, SampleReferences } from '../sample-references';
-import {
-  SampleRecord,
-  SampleWriteRepository,
-  isForeignKeyViolation,
-  isUniqueViolation,
-  takenIgsnOf,
-} from '../sample-write.repository';
+import { SampleRecord, SampleWriteRepository, isForeignKeyViolation } from '../sample-write.repository';
 import { Sample, StoreStatus } from '../sample.entity';
 import { KnownReferenceLookup, KnownReferences, KnownReferencesFirst, codeOnly } from './known-references';
 import { SampleFieldResolver } from './sample-field-resolver';
@@ -37,6 +31,15 @@ import {
 /** How often an insert whose minted IGSN was taken meanwhile is tried with freshly minted ones. */
 const MINT_ATTEMPTS = 5;
 
+/** What a bulk insert (SampleWriter.insertMany) adds to every row, and which of its writes it may mint again. */
+export interface BulkInsertOptions {
+  /** Columns set on every row (a batch's id). */
+  extra?: Partial<Sample>;
+  /** The writes whose IGSN was minted, not supplied: new ones are minted for them if theirs was taken meanwhile. */
+  minted?: ResolvedWrite[];
+  mintOptions?: MintOptions;
+}
+
 /** A record's values under the columns' database names (NULL for a column it leaves unset). */
 function rowOf(record: object, columns: ColumnMetadata[]): SampleRecord {
   const values = record as Record<string, unknown>;
@@ -49,7 +52,7 @@ function rowOf(record: object, columns: ColumnMetadata[]): SampleRecord {
  * The one write pipeline of samples — prepare → resolve references → mint → insert or update — for
  * the JSON API, legacy XML and batches (single and bulk) alike. The channels differ only in the
  * SampleWriteContext they pass; a bulk write calls the steps itself (prepareNew, mintInto,
- * withFreshMints, insertMany, prepareUpdate, applyUpdate) inside its own transaction.
+ * insertMany, prepareUpdate, applyUpdate) inside its own transaction.
  */
 @Injectable()
 export class SampleWriter {
@@ -216,32 +219,6 @@ export class SampleWriter {
     }
   }
 
-  /**
-   * Runs `insert` (of samples among which `minted` got minted IGSNs) under a savepoint. The minter
-   * skips IGSNs already stored, but one supplied by a registration that commits between minting and
-   * inserting collides: then the insert is rolled back to the savepoint and the minted writes get
-   * new IGSNs, up to MINT_ATTEMPTS times.
-   */
-  async withFreshMints<T>(
-    manager: EntityManager,
-    minted: ResolvedWrite[],
-    insert: (manager: EntityManager) => Promise<T>,
-    options: MintOptions = {},
-  ): Promise<T> {
-    if (!minted.length) return insert(manager);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await manager.transaction(insert); // a savepoint inside the caller's transaction
-      } catch (error) {
-        if (attempt >= MINT_ATTEMPTS || !isUniqueViolation(error, 'uq_sample_igsn')) throw error;
-        // A supplied IGSN that is taken stays an error: minting again would not help.
-        const taken = takenIgsnOf(error);
-        if (taken !== undefined && !minted.some((write) => write.columns.igsn === taken)) throw error;
-        await this.mintInto(manager, minted, options);
-      }
-    }
-  }
-
   /** Mints an IGSN into each write, in one block per registry code. */
   async mintInto(manager: EntityManager, writes: ResolvedWrite[], options: MintOptions = {}): Promise<void> {
     const byCode = new Map<string, ResolvedWrite[]>();
@@ -259,39 +236,42 @@ export class SampleWriter {
 
   /**
    * Inserts many prepared samples in one statement, with their collectors in a second; returns the
-   * new ids in input order. For batch registration and reservations.
+   * new ids in input order. For batch registration and reservations. The minter skips IGSNs already
+   * stored, but one supplied by a registration that commits between minting and inserting collides:
+   * the insert skips that row (no savepoint, so other steps may share the transaction's connection
+   * meanwhile), and the writes in `minted` that were skipped get new IGSNs and go in again, up to
+   * MINT_ATTEMPTS times. A supplied IGSN found taken is a 409.
    */
-  async insertMany(manager: EntityManager, writes: ResolvedWrite[], extra: Partial<Sample> = {}): Promise<number[]> {
+  async insertMany(
+    manager: EntityManager,
+    writes: ResolvedWrite[],
+    options: BulkInsertOptions = {},
+  ): Promise<number[]> {
     if (!writes.length) return [];
-    const now = this.clock.now();
-    const defaults: Partial<Sample> = {
-      materialTypes: [],
-      otherNames: [],
-      relatedResources: [],
-      isDeactivated: false,
-      createdAt: now,
-      updatedAt: now,
-    };
-    // Each row is `{ ...defaults, ...write.columns, ...extra }`, read in place rather than copied.
-    const columns = this.columnsOf(manager, [defaults, ...writes.map((write) => write.columns), extra]);
-    // A null is left out of its row: the repository stores NULL for a column a row lacks, and most
-    // of a batch row's columns are empty (less JSON to build, send and parse).
-    const rows: SampleRecord[] = writes.map((write) => {
-      const row: SampleRecord = {};
-      for (const { propertyName, databaseName } of columns) {
-        const source = propertyName in extra ? extra : propertyName in write.columns ? write.columns : defaults;
-        const value = (source as Record<string, unknown>)[propertyName];
-        if (value !== null && value !== undefined) row[databaseName] = value;
-      }
-      return row;
-    });
-    const idOf = await this.sampleWriteRepository.insertMany(
-      manager,
-      rows,
-      columns.map((column) => column.databaseName),
-    );
-    // RETURNING order is not guaranteed: rows are matched back by their (unique) IGSN.
-    const ids = writes.map((write) => idOf.get(write.columns.igsn as string) as number);
+    const { extra = {}, minted = [], mintOptions = {} } = options;
+    const mayMintAgain = new Set(minted);
+    const idOf = new Map<ResolvedWrite, number>();
+    let remaining = writes;
+    for (let attempt = 1; remaining.length; attempt++) {
+      const { rows, columns } = this.bulkRows(manager, remaining, extra);
+      const inserted = await this.sampleWriteRepository.insertMany(manager, rows, columns);
+      // RETURNING order is not guaranteed: rows are matched back by their (unique) IGSN, each once.
+      const skipped = remaining.filter((write) => {
+        const igsn = write.columns.igsn as string;
+        const id = inserted.get(igsn);
+        if (id === undefined) return true;
+        inserted.delete(igsn);
+        idOf.set(write, id);
+        return false;
+      });
+      if (!skipped.length) break;
+      const taken = skipped.find((write) => !mayMintAgain.has(write));
+      if (taken || attempt >= MINT_ATTEMPTS)
+        throw this.conflicts.duplicateIgsn((taken ?? skipped[0]).columns.igsn ?? '');
+      await this.mintInto(manager, skipped, mintOptions);
+      remaining = skipped;
+    }
+    const ids = writes.map((write) => idOf.get(write) as number);
     await this.sampleWriteRepository.insertCollectors(
       manager,
       writes.map((write, index) => ({ sampleId: ids[index], collectorIds: write.collectorIds ?? [] })),
@@ -301,6 +281,39 @@ export class SampleWriter {
       writes.map((write, index) => ({ sampleId: ids[index], resourceIds: write.relatedResourceIds ?? [] })),
     );
     return ids;
+  }
+
+  /**
+   * The rows of a bulk insert under their database names: each `{ ...defaults, ...write.columns,
+   * ...extra }`, read in place rather than copied. A null is left out of its row: the repository
+   * stores NULL for a column a row lacks, and most of a batch row's columns are empty (less JSON to
+   * build, send and parse).
+   */
+  private bulkRows(
+    manager: EntityManager,
+    writes: ResolvedWrite[],
+    extra: Partial<Sample>,
+  ): { rows: SampleRecord[]; columns: string[] } {
+    const now = this.clock.now();
+    const defaults: Partial<Sample> = {
+      materialTypes: [],
+      otherNames: [],
+      relatedResources: [],
+      isDeactivated: false,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const columns = this.columnsOf(manager, [defaults, ...writes.map((write) => write.columns), extra]);
+    const rows: SampleRecord[] = writes.map((write) => {
+      const row: SampleRecord = {};
+      for (const { propertyName, databaseName } of columns) {
+        const source = propertyName in extra ? extra : propertyName in write.columns ? write.columns : defaults;
+        const value = (source as Record<string, unknown>)[propertyName];
+        if (value !== null && value !== undefined) row[databaseName] = value;
+      }
+      return row;
+    });
+    return { rows, columns: columns.map((column) => column.databaseName) };
   }
 
   /**
