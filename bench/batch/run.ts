@@ -142,6 +142,8 @@ async function prefilledDatabase(databaseUrl: string): Promise<void> {
 
 interface BatchRun {
   rows: number;
+  /** Each row carried an External Sample ID. */
+  externalIds: boolean;
   tableBefore: number;
   fileMb: number;
   acceptedMs: number;
@@ -212,8 +214,14 @@ async function sampleCount(databaseUrl: string): Promise<number> {
 }
 
 /** Uploads a workbook of `rows` and waits for its job; the worker's peak RSS is reset first. */
-async function runBatch(stack: Stack, rows: number, tag: string, tableBefore: number): Promise<BatchRun> {
-  const file = workbook(rows, tag, BATCH_CODE);
+async function runBatch(
+  stack: Stack,
+  rows: number,
+  tag: string,
+  tableBefore: number,
+  options: { externalIds?: boolean } = {},
+): Promise<BatchRun> {
+  const file = workbook(rows, tag, BATCH_CODE, options);
   const form = new FormData();
   form.append('file', new Blob([file]), `${tag}.xlsx`);
   stack.worker.resetPeak();
@@ -245,6 +253,7 @@ async function runBatch(stack: Stack, rows: number, tag: string, tableBefore: nu
   }
   const run: BatchRun = {
     rows,
+    externalIds: options.externalIds ?? false,
     tableBefore,
     fileMb: file.length / 1024 / 1024,
     acceptedMs,
@@ -254,7 +263,7 @@ async function runBatch(stack: Stack, rows: number, tag: string, tableBefore: nu
     samples: job.result?.sample_count ?? 0,
   };
   log(
-    `  ${formatNumber(rows)} rows into ${formatNumber(tableBefore)}: ${seconds.toFixed(1)} s, ` +
+    `  ${formatNumber(rows)} rows${options.externalIds ? ' with external ids' : ''} into ${formatNumber(tableBefore)}: ${seconds.toFixed(1)} s, ` +
       `worker peak RSS ${run.peakRssMb.toFixed(0)} MB (${rssBeforeMb.toFixed(0)} MB before), worker CPU ${run.workerCpuS.toFixed(1)} s`,
   );
   return run;
@@ -334,6 +343,8 @@ async function main(): Promise<void> {
         runs.push(await runBatch(empty, size, `bench${size}`, loaded));
         loaded += size;
       }
+      // The same rows with an External Sample ID each, as SESAR2 clients send (each checked against the stored ones).
+      runs.push(await runBatch(empty, PREFILLED_BATCH, `extids${PREFILLED_BATCH}`, loaded, { externalIds: true }));
     } finally {
       await empty.stop();
     }
@@ -364,7 +375,7 @@ async function main(): Promise<void> {
   }
 
   // The first phase's batch of the same size (after the smaller ones: a table of a few thousand at most).
-  const emptyRun = runs.find((run) => run.rows === PREFILLED_BATCH && run.tableBefore < PREFILL);
+  const emptyRun = runs.find((run) => run.rows === PREFILLED_BATCH && run.tableBefore < PREFILL && !run.externalIds);
   const prefilledRun = runs[runs.length - 1];
   const ratio = emptyRun ? prefilledRun.seconds / emptyRun.seconds : Number.NaN;
   const searchRatio = search.during.latency.p95 / search.idle.latency.p95;
@@ -386,7 +397,7 @@ async function main(): Promise<void> {
       const target = TIME_TARGET_S[run.rows];
       const loaded = index === runs.length;
       return [
-        formatNumber(run.rows) + (loaded ? ' (under q load)' : ''),
+        formatNumber(run.rows) + (run.externalIds ? ' with external ids' : '') + (loaded ? ' (under q load)' : ''),
         formatNumber(run.tableBefore),
         `${formatNumber(run.fileMb, 1)} MB`,
         `${formatNumber(run.acceptedMs)} ms`,

@@ -19,9 +19,12 @@ const HEADERS = [
   'Current Archive',
 ];
 
-/** A Samples sheet of `rows` generated rows named `<tag>-<n>`, under a Metadata sheet naming `code`. */
-export function workbook(rows: number, tag: string, code: string): Buffer {
-  const grid: (string | number)[][] = [HEADERS];
+/**
+ * A Samples sheet of `rows` generated rows named `<tag>-<n>`, under a Metadata sheet naming `code`;
+ * with `externalIds`, each row also carries an External Sample ID (as SESAR2 clients' files do).
+ */
+export function workbook(rows: number, tag: string, code: string, options: { externalIds?: boolean } = {}): Buffer {
+  const grid: (string | number)[][] = [options.externalIds ? [...HEADERS, 'External Sample ID'] : HEADERS];
   const types = ['Core', 'Individual sample', 'Thin section', 'Dredge'];
   for (let i = 0; i < rows; i++) {
     grid.push([
@@ -40,6 +43,7 @@ export function workbook(rows: number, tag: string, code: string): Buffer {
       ['Marie Tharp', 'Bruce Heezen', 'Inge Lehmann'][i % 3],
       ['R/V Atlantis', 'JOIDES Resolution'][i % 2],
       'Lamont-Doherty Core Repository',
+      ...(options.externalIds ? [`${tag}-ext-${i + 1}`] : []),
     ]);
   }
   const book = XLSX.utils.book_new();

@@ -1,5 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { AuthenticatedUser } from '../../src/core/auth/authenticated-user';
 import { AccountsService } from '../../src/modules/accounts/accounts.service';
@@ -108,6 +109,37 @@ describe('batch import, rows checked inline or on threads', () => {
     expect(results[0].count).toBe(600);
     expect(results[0].order).toEqual(Array.from({ length: 600 }, (_, i) => String(i)));
     expect(results[0]).toEqual(results[1]);
+  }, 120_000);
+
+  it("checks the rows' external ids against the stored samples in one statement, not one a row", async () => {
+    const tag = randomUUID().slice(0, 8);
+    expect((await runBatch(inline, [good(tag, 0)])).status).toBe('completed'); // stores `${tag}-ext-0`
+    const rows = Array.from({ length: 600 }, (_, i) => good(`${tag}-again`, i));
+    rows[400] = good(tag, 0); // the stored sample's external id (and name: claimed by no other row)
+    rows[400][1] = `${tag}-other-name`;
+    const statements: string[] = [];
+    const original = Client.prototype.query;
+    Client.prototype.query = function (this: Client, ...args: unknown[]) {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text;
+      if (text?.includes('external_sample_id')) statements.push(text);
+      return (original as (...values: unknown[]) => unknown).apply(this, args);
+    } as typeof Client.prototype.query;
+    let outcome: Awaited<ReturnType<typeof runBatch>>;
+    try {
+      outcome = await runBatch(inline, rows);
+    } finally {
+      Client.prototype.query = original;
+    }
+    expect(outcome.status).toBe('failed');
+    expect((outcome.result as { errors: { row: number; message: string }[] }).errors).toEqual([
+      {
+        row: 402,
+        message: expect.stringMatching(/^external_sample_id: already identifies your sample 10\.\d+\/IE/),
+      },
+    ]);
+    // The 600 new rows: one look-up of their external ids (the insert's own statement names the column too).
+    expect(statements.filter((text) => /external_sample_id = ANY/.test(text))).toHaveLength(1);
+    expect(statements.filter((text) => /external_sample_id = \$\d/.test(text))).toEqual([]);
   }, 120_000);
 
   async function countSamples(tag: string): Promise<number> {

@@ -97,6 +97,22 @@ export class SampleWriteRepository {
     return rows[0]?.igsn;
   }
 
+  /** The IGSN of an active sample of the owner carrying each of these external ids, by external id. */
+  async igsnsByExternalIds(
+    manager: EntityManager,
+    ownerId: number,
+    externalIds: string[],
+  ): Promise<Map<string, string>> {
+    if (!externalIds.length) return new Map();
+    const rows: { externalId: string; igsn: string }[] = await manager.query(
+      `SELECT DISTINCT ON (external_sample_id) external_sample_id AS "externalId", igsn FROM sample
+        WHERE user_owner_id = $1 AND external_sample_id = ANY($2::text[]) AND NOT is_deactivated
+        ORDER BY external_sample_id, id`,
+      [ownerId, externalIds],
+    );
+    return new Map(rows.map((row) => [row.externalId, row.igsn]));
+  }
+
   /**
    * The next `count` counter values of the registry code's minting sequence, ascending (consecutive
    * unless other registrations take values at the same moment); undefined for an unknown code.

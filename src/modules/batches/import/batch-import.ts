@@ -255,18 +255,32 @@ export class BatchImport {
     }
   }
 
-  /** Prepares the checked rows in file order, then starts inserting a full chunk. */
+  /**
+   * Prepares the checked rows in file order, refuses those whose external id the uploader's stored
+   * samples carry (one statement for them all), then starts inserting a full chunk.
+   */
   private async prepareChecked(): Promise<void> {
     const rows = this.checked;
     this.checked = [];
+    const prepared: PreparedRow[] = [];
     for (const [index, row] of rows.entries()) {
       try {
-        await this.prepareNewRow(row);
+        prepared.push({ rowNumber: row.rowNumber, write: await this.prepareNewRow(row) });
       } catch (error) {
         this.errorsByRow.set(row.rowNumber, describeRowError(error));
       }
       if (this.inserting.length && (index + 1) % ROWS_PER_TURN === 0) await nextTurn();
     }
+    const taken = await this.tools.writer.takenExternalIds(
+      this.manager,
+      prepared.map((row) => row.write),
+    );
+    for (const row of prepared) {
+      const refusal = taken.get(row.write);
+      if (refusal) this.errorsByRow.set(row.rowNumber, describeRowError(refusal));
+    }
+    // After a failed row nothing more is inserted (the batch will be refused); the rest is still checked.
+    if (!this.errorsByRow.size) this.pending.push(...prepared);
     if (this.pending.length >= INSERT_CHUNK) await this.insertPending();
   }
 
@@ -275,7 +289,8 @@ export class BatchImport {
     while (this.inserting.length) await this.inserting.shift();
   }
 
-  private async prepareNewRow(row: CheckedNewRow): Promise<void> {
+  /** A checked new row prepared for its insert: references resolved, its supplied IGSN claimed. */
+  private async prepareNewRow(row: CheckedNewRow): Promise<ResolvedWrite> {
     const write = await this.tools.writer.prepareNew(row.dto, this.caller, this.status, this.manager, {
       channel: 'batch',
       references: this.refs,
@@ -289,7 +304,7 @@ export class BatchImport {
       });
     }
     if (supplied) this.claims.claimIgsn(supplied, row.rowNumber);
-    if (!this.errorsByRow.size) this.pending.push({ rowNumber: row.rowNumber, write });
+    return write;
   }
 
   /**

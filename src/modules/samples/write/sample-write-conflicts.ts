@@ -33,6 +33,19 @@ export class SampleWriteConflicts {
   }
 
   /**
+   * The 409 of each of these external ids that another active sample of the owner carries (the
+   * check of refuseTakenExternalId for many new samples of one owner, in one statement).
+   */
+  async takenExternalIds(
+    manager: EntityManager,
+    ownerId: number,
+    externalIds: string[],
+  ): Promise<Map<string, ApiError>> {
+    const taken = await this.sampleWriteRepository.igsnsByExternalIds(manager, ownerId, [...new Set(externalIds)]);
+    return new Map([...taken].map(([externalId, igsn]) => [externalId, this.takenExternalId(externalId, igsn)]));
+  }
+
+  /**
    * A write that lost a race for an external id (two registrations at once: the unique index
    * decides) becomes the same 409 as one refused beforehand; any other error is returned as is.
    */

@@ -53,10 +53,15 @@ export interface ChannelRules {
   checksSuppliedIgsn: boolean;
   /** Accept deprecated material types: legacy XML, whose documents name the SESAR 1.0 terms. */
   allowsRetiredMaterialTypes: boolean;
+  /**
+   * Check that a new sample's external id is free while preparing it (a batch checks those of many
+   * rows in one statement: SampleWriter.takenExternalIds).
+   */
+  checksExternalIdOfNew: boolean;
 }
 
 export const CHANNEL_RULES: Readonly<Record<SampleWriteChannel, ChannelRules>> = {
-  json: { checksSuppliedIgsn: true, allowsRetiredMaterialTypes: false },
-  xml: { checksSuppliedIgsn: true, allowsRetiredMaterialTypes: true },
-  batch: { checksSuppliedIgsn: false, allowsRetiredMaterialTypes: false },
+  json: { checksSuppliedIgsn: true, allowsRetiredMaterialTypes: false, checksExternalIdOfNew: true },
+  xml: { checksSuppliedIgsn: true, allowsRetiredMaterialTypes: true, checksExternalIdOfNew: true },
+  batch: { checksSuppliedIgsn: false, allowsRetiredMaterialTypes: false, checksExternalIdOfNew: false },
 };

@@ -163,7 +163,7 @@ export class SampleWriter {
     const refs = this.referencesOf(context, known);
     const { code, teamOwnerId } = await this.registryCodeOf(dto, caller, manager, refs);
     const resolved = await this.resolveReferences(dto, caller, manager, undefined, context, known);
-    if (resolved.columns.externalSampleId) {
+    if (resolved.columns.externalSampleId && CHANNEL_RULES[context.channel].checksExternalIdOfNew) {
       await this.conflicts.refuseTakenExternalId(manager, caller.user.userId, resolved.columns.externalSampleId);
     }
     refuseIncompleteNewSample(resolved.columns, status);
@@ -209,6 +209,32 @@ export class SampleWriter {
     }
     Object.assign(columns, this.storeStateChange(sample, dto, columns, context, now));
     return { ...resolved, columns };
+  }
+
+  /**
+   * The prepared new samples (prepareNew in the batch channel, which leaves this check out) whose
+   * external id another active sample of their owner carries, each with its 409: one statement per
+   * owner instead of one per sample.
+   */
+  async takenExternalIds(manager: EntityManager, writes: ResolvedWrite[]): Promise<Map<ResolvedWrite, ApiError>> {
+    const byOwner = new Map<number, ResolvedWrite[]>();
+    for (const write of writes) {
+      const { userOwnerId, externalSampleId } = write.columns;
+      if (!externalSampleId || userOwnerId === null || userOwnerId === undefined) continue;
+      const owned = byOwner.get(userOwnerId);
+      if (owned) owned.push(write);
+      else byOwner.set(userOwnerId, [write]);
+    }
+    const refused = new Map<ResolvedWrite, ApiError>();
+    for (const [ownerId, owned] of byOwner) {
+      const ids = owned.map((write) => write.columns.externalSampleId as string);
+      const taken = await this.conflicts.takenExternalIds(manager, ownerId, ids);
+      for (const write of owned) {
+        const error = taken.get(write.columns.externalSampleId as string);
+        if (error) refused.set(write, error);
+      }
+    }
+    return refused;
   }
 
   /** Writes a prepared update; a collectors list that was sent replaces the stored one. */
