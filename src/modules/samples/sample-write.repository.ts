@@ -79,36 +79,21 @@ export class SampleWriteRepository {
   }
 
   /**
-   * The IGSN of the active sample of `ownerId` that carries `externalId` (the rows of
-   * uq_sample_owner_external_id), other than sample `exceptId`; undefined when there is none.
+   * The IGSN of the active sample of `ownerId` that carries each of `externalIds` (the rows of
+   * uq_sample_owner_external_id), other than sample `exceptId`, by external id; one statement.
    */
-  async igsnByExternalId(
-    manager: EntityManager,
-    ownerId: number,
-    externalId: string,
-    exceptId?: number,
-  ): Promise<string | undefined> {
-    const rows: { igsn: string }[] = await manager.query(
-      `SELECT igsn FROM sample
-        WHERE user_owner_id = $1 AND external_sample_id = $2 AND NOT is_deactivated AND id <> $3
-        LIMIT 1`,
-      [ownerId, externalId, exceptId ?? 0],
-    );
-    return rows[0]?.igsn;
-  }
-
-  /** The IGSN of an active sample of the owner carrying each of these external ids, by external id. */
   async igsnsByExternalIds(
     manager: EntityManager,
     ownerId: number,
     externalIds: string[],
+    exceptId?: number,
   ): Promise<Map<string, string>> {
     if (!externalIds.length) return new Map();
     const rows: { externalId: string; igsn: string }[] = await manager.query(
       `SELECT DISTINCT ON (external_sample_id) external_sample_id AS "externalId", igsn FROM sample
-        WHERE user_owner_id = $1 AND external_sample_id = ANY($2::text[]) AND NOT is_deactivated
+        WHERE user_owner_id = $1 AND external_sample_id = ANY($2::text[]) AND NOT is_deactivated AND id <> $3
         ORDER BY external_sample_id, id`,
-      [ownerId, externalIds],
+      [ownerId, externalIds, exceptId ?? 0],
     );
     return new Map(rows.map((row) => [row.externalId, row.igsn]));
   }

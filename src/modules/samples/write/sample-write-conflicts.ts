@@ -28,20 +28,22 @@ export class SampleWriteConflicts {
     externalId: string,
     exceptId?: number,
   ): Promise<void> {
-    const igsn = await this.sampleWriteRepository.igsnByExternalId(manager, ownerId, externalId, exceptId);
-    if (igsn !== undefined) throw this.takenExternalId(externalId, igsn);
+    const refusal = (await this.takenExternalIds(manager, ownerId, [externalId], exceptId)).get(externalId);
+    if (refusal) throw refusal;
   }
 
   /**
    * The 409 of each of these external ids that another active sample of the owner carries (the
-   * check of refuseTakenExternalId for many new samples of one owner, in one statement).
+   * check of refuseTakenExternalId for many samples of one owner, in one statement).
    */
   async takenExternalIds(
     manager: EntityManager,
     ownerId: number,
     externalIds: string[],
+    exceptId?: number,
   ): Promise<Map<string, ApiError>> {
-    const taken = await this.sampleWriteRepository.igsnsByExternalIds(manager, ownerId, [...new Set(externalIds)]);
+    const unique = [...new Set(externalIds)];
+    const taken = await this.sampleWriteRepository.igsnsByExternalIds(manager, ownerId, unique, exceptId);
     return new Map([...taken].map(([externalId, igsn]) => [externalId, this.takenExternalId(externalId, igsn)]));
   }
 
@@ -56,13 +58,13 @@ export class SampleWriteConflicts {
     exceptId?: number,
   ): Promise<unknown> {
     if (!isUniqueViolation(error, 'uq_sample_owner_external_id') || !externalId || ownerId === null) return error;
-    const igsn = await this.sampleWriteRepository.igsnByExternalId(
+    const taken = await this.sampleWriteRepository.igsnsByExternalIds(
       this.dataSource.manager,
       ownerId,
-      externalId,
+      [externalId],
       exceptId,
     );
-    return this.takenExternalId(externalId, igsn);
+    return this.takenExternalId(externalId, taken.get(externalId));
   }
 
   /** 409 for a supplied IGSN that is registered already. */
