@@ -1,9 +1,10 @@
 import { ValidationPipe } from '@nestjs/common';
-import { ClassTransformOptions, plainToInstance } from 'class-transformer';
+import { ClassTransformOptions, classToPlain } from 'class-transformer';
 import { ValidationError, ValidatorOptions, validate } from 'class-validator';
 import { ApiError } from './api-error';
 import { FieldErrors } from './error-body';
 import { passesValidation } from './validation-pass-check';
+import { COMPILED_TRANSFORM_OPTIONS, compiledPlainToInstance } from './compiled-plain-to-instance';
 
 /** Turns class-validator's error tree into `{ "collectors.0.individual.label": [...] }`. */
 export function flattenValidationErrors(errors: ValidationError[], parentPath = ''): FieldErrors {
@@ -27,7 +28,7 @@ export function validationFailed(errors: ValidationError[]): ApiError {
   return ApiError.badRequest(message, fieldErrors);
 }
 
-const TRANSFORM_OPTIONS: ClassTransformOptions = { enableImplicitConversion: false };
+const TRANSFORM_OPTIONS: ClassTransformOptions = COMPILED_TRANSFORM_OPTIONS;
 /** What the pipe hands class-validator (it turns forbidUnknownValues off unless told otherwise). */
 const VALIDATOR_OPTIONS: ValidatorOptions = {
   forbidUnknownValues: false,
@@ -42,6 +43,8 @@ export function createValidationPipe(): ValidationPipe {
     ...VALIDATOR_OPTIONS,
     transform: true,
     transformOptions: TRANSFORM_OPTIONS,
+    // class-transformer's own walk, with each class's decorators read once (compiled-plain-to-instance.ts).
+    transformerPackage: { plainToInstance: compiledPlainToInstance, classToPlain },
     exceptionFactory: validationFailed,
   });
 }
@@ -58,7 +61,7 @@ export async function validateBuiltBody<T extends object>(
   metatype: new () => T,
   body: Record<string, unknown>,
 ): Promise<T> {
-  const dto = plainToInstance(metatype, body, TRANSFORM_OPTIONS);
+  const dto = compiledPlainToInstance(metatype, body, TRANSFORM_OPTIONS);
   if (passesValidation(dto)) return dto;
   const errors = await validate(dto, VALIDATOR_OPTIONS);
   if (errors.length) throw validationFailed(errors);

@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { createValidationPipe, validateBuiltBody } from '../../core/http/validation';
 import { passesValidation } from '../../core/http/validation-pass-check';
+import { bothTransforms } from '../../../test/support/instance-shape';
 import { CreateSampleDto, UpdateSampleDto } from '../samples';
 
 /**
@@ -166,5 +167,27 @@ describe('the compiled pass check (validateBuiltBody skips class-validator on a 
     }
     // The corpus exercises refusals broadly, not only passing rows.
     expect(refused).toBeGreaterThan(bodies.length);
+  });
+});
+
+describe('the compiled transform (validateBuiltBody and the pipe build DTOs with it)', () => {
+  it('builds the DTO class-transformer builds, for every body of the corpus', () => {
+    const extra: Record<string, unknown>[] = [
+      { ...FULL, collectors: [12, { id: 3 }, { individual: { label: ' x ' } }], related_resources: ['IEABC0001', 5] },
+      { ...FULL, related_resources: [{ id: 2 }, { uri: 'https://example.org', id: 3 }, null, [1]] },
+      { ...FULL, current_archive: { id: 4, label: 'x', parent_institution: { id: 9 } } },
+      { ...FULL, latitude: ' 38.5 ', longitude: '1e2', elevation: 'high', sampling_start_date: new Date(0) },
+      JSON.parse('{"name": "P", "__proto__": {"x": 1}, "toString": 1, "constructor": 2, "object_type": "Core"}'),
+    ];
+    for (const body of [...BODIES, FULL, ...extra, ...mutations()]) {
+      for (const metatype of [CreateSampleDto, UpdateSampleDto]) {
+        const { library, compiled } = bothTransforms(metatype, () => structuredClone(body));
+        expect({ body, metatype: metatype.name, compiled }).toEqual({
+          body,
+          metatype: metatype.name,
+          compiled: library,
+        });
+      }
+    }
   });
 });
