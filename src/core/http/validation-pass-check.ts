@@ -35,6 +35,8 @@ const WHITELIST = 'whitelistValidation';
 interface CustomRule {
   metadata: ValidationMetadata;
   constraints: ConstraintMetadata[];
+  /** The arguments handed to the validators, reused: they run synchronously and keep nothing. */
+  args: ValidationArguments;
 }
 
 interface PropertyRules {
@@ -48,15 +50,27 @@ interface PropertyRules {
 
 interface ClassRules {
   allowed: Set<string>;
-  properties: PropertyRules[];
+  /** Properties with an IsOptional condition, by name: skipped when null or undefined, as the condition says. */
+  optional: Map<string, PropertyRules>;
+  /** The other properties: checked on every object. */
+  always: PropertyRules[];
 }
+
+const IS_OPTIONAL = 'isOptional';
 
 const storage = () => getMetadataStorage();
 
-function customRule(metadata: ValidationMetadata): CustomRule {
+function customRule(target: new () => unknown, metadata: ValidationMetadata): CustomRule {
   const constraints = storage().getTargetValidatorConstraints(metadata.constraintCls);
   if (constraints.some((constraint) => constraint.async)) throw new AskClassValidator();
-  return { metadata, constraints };
+  const args: ValidationArguments = {
+    targetName: target.name,
+    property: metadata.propertyName,
+    object: {},
+    value: undefined,
+    constraints: metadata.constraints,
+  };
+  return { metadata, constraints, args };
 }
 
 /** A class's rules as class-validator reads them for these options, or undefined when not supported. */
@@ -72,18 +86,24 @@ function compileClass(target: new () => unknown): ClassRules | undefined {
   for (const metadata of metadatas)
     byName.set(metadata.propertyName, [...(byName.get(metadata.propertyName) ?? []), metadata]);
   try {
-    return {
-      allowed: new Set(byName.keys()),
-      properties: [...byName].map(([name, rules]) => ({
+    const compiled: ClassRules = { allowed: new Set(byName.keys()), optional: new Map(), always: [] };
+    for (const [name, rules] of byName) {
+      const property: PropertyRules = {
         name,
         conditions: rules
           .filter((rule) => rule.type === CONDITIONAL)
           .map((rule) => rule.constraints[0] as (object: object, value: unknown) => boolean),
-        defined: rules.filter((rule) => rule.type === IS_DEFINED).map(customRule),
-        custom: rules.filter((rule) => rule.type === CUSTOM).map(customRule),
+        defined: rules.filter((rule) => rule.type === IS_DEFINED).map((rule) => customRule(target, rule)),
+        custom: rules.filter((rule) => rule.type === CUSTOM).map((rule) => customRule(target, rule)),
         nested: rules.filter((rule) => rule.type === NESTED).length,
-      })),
-    };
+      };
+      // IsOptional's condition: the property's own value is neither null nor undefined.
+      // (Not a property the class's prototype provides: its value would not be among the own keys.)
+      const isOptional = rules.some((rule) => rule.type === CONDITIONAL && rule.name === IS_OPTIONAL);
+      if (isOptional && !(name in target.prototype)) compiled.optional.set(name, property);
+      else compiled.always.push(property);
+    }
+    return compiled;
   } catch (error) {
     if (error instanceof AskClassValidator) return undefined;
     throw error;
@@ -94,16 +114,19 @@ function isCollection(value: unknown): value is unknown[] | Set<unknown> | Map<u
   return Array.isArray(value) || value instanceof Set || value instanceof Map;
 }
 
+/** The rule's validators on one value; `object` is an instance of the class the rule was compiled for. */
 function passesRule(rule: CustomRule, object: object, value: unknown): boolean {
-  const { metadata } = rule;
-  for (const constraint of rule.constraints) {
-    const args: ValidationArguments = {
-      targetName: object.constructor ? object.constructor.name : (undefined as unknown as string),
-      property: metadata.propertyName,
-      object,
-      value,
-      constraints: metadata.constraints,
-    };
+  const { args } = rule;
+  args.object = object;
+  args.value = value;
+  const passed = constraintsPass(rule, value);
+  args.object = {};
+  args.value = undefined;
+  return passed;
+}
+
+function constraintsPass({ metadata, constraints, args }: CustomRule, value: unknown): boolean {
+  for (const constraint of constraints) {
     if (!metadata.each || !isCollection(value)) {
       const valid = constraint.instance.validate(value, args);
       if (valid instanceof Promise) throw new AskClassValidator();
@@ -139,16 +162,32 @@ class PassChecker {
     return rules;
   }
 
-  /** ValidationExecutor.execute: whitelist, then each property's rules. */
+  /**
+   * ValidationExecutor.execute: whitelist, then each property's rules — an optional property's only
+   * when it holds a value (its condition would skip them otherwise), found among the object's own keys.
+   */
   private objectPasses(object: object): boolean {
     const rules = this.rulesOf(object.constructor as new () => unknown);
-    for (const key of Object.keys(object)) if (!rules.allowed.has(key)) return false;
-    for (const property of rules.properties) {
-      const value = (object as Record<string, unknown>)[property.name];
-      if (value instanceof Promise) throw new AskClassValidator();
-      if (!this.propertyPasses(object, value, property)) return false;
+    const values = object as Record<string, unknown>;
+    for (const key of Object.keys(object)) {
+      const property = rules.optional.get(key);
+      if (!property) {
+        if (!rules.allowed.has(key)) return false;
+        continue;
+      }
+      const value = values[key];
+      if (value === null || value === undefined) continue;
+      if (!this.valuePasses(object, value, property)) return false;
+    }
+    for (const property of rules.always) {
+      if (!this.valuePasses(object, values[property.name], property)) return false;
     }
     return true;
+  }
+
+  private valuePasses(object: object, value: unknown, property: PropertyRules): boolean {
+    if (value instanceof Promise) throw new AskClassValidator();
+    return this.propertyPasses(object, value, property);
   }
 
   /** ValidationExecutor.performValidations with no skip options. */

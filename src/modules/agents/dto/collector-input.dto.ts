@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiSchema, getSchemaPath } from '@nestjs/swagger';
-import { Transform, Type, plainToInstance } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
+import { compiledPlainToInstance } from '../../../core/http/compiled-plain-to-instance';
 import { IsArray, IsInt, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
 import { MaxLength } from '../../../core/http/text-length';
 import { MAX_ROW_ID } from '../../../core/http/row-id';
@@ -112,7 +113,7 @@ export function CollectorReferences(): PropertyDecorator {
     Transform(({ value }: { value: unknown }) =>
       Array.isArray(value)
         ? value.map((item: unknown) =>
-            typeof item === 'number' ? plainToInstance(CollectorInputDto, { id: item }) : item,
+            typeof item === 'number' ? compiledPlainToInstance(CollectorInputDto, { id: item }) : item,
           )
         : value,
     ),

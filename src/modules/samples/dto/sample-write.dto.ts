@@ -3,7 +3,8 @@
 // its fields across files (mixins) would change the OpenAPI schema and the order of error messages.
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, PartialType, getSchemaPath } from '@nestjs/swagger';
-import { Transform, Type, plainToInstance } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
+import { compiledPlainToInstance } from '../../../core/http/compiled-plain-to-instance';
 import {
   ArrayMaxSize,
   IsArray,
@@ -152,9 +153,10 @@ export class RelatedResourceRefDto {
  * a related resource object; any other object is an inline link (uri, description, relation_type).
  */
 function relatedResourceElement(item: unknown): unknown {
-  if (typeof item === 'number' || typeof item === 'string') return plainToInstance(RelatedResourceRefDto, { id: item });
+  if (typeof item === 'number' || typeof item === 'string')
+    return compiledPlainToInstance(RelatedResourceRefDto, { id: item });
   if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
-  return plainToInstance<object, object>(relatedResourceClassOf(item), item);
+  return compiledPlainToInstance<object>(relatedResourceClassOf(item), item);
 }
 
 /** An object element names a related resource object when it has an id; otherwise it is an inline link. */
