@@ -1,6 +1,6 @@
 import { ValidationPipe } from '@nestjs/common';
 import { ClassTransformOptions, classToPlain } from 'class-transformer';
-import { ValidationError, ValidatorOptions, validate } from 'class-validator';
+import { ValidationError, ValidatorOptions, getMetadataStorage, validate } from 'class-validator';
 import { ApiError } from './api-error';
 import { FieldErrors } from './error-body';
 import { passesValidation } from './validation-pass-check';
@@ -37,14 +37,65 @@ const VALIDATOR_OPTIONS: ValidatorOptions = {
   validationError: { target: false, value: false },
 };
 
+/** Does the pass check answer for these options (the pipe's, whatever its error shape)? */
+function passCheckApplies(options: ValidatorOptions = {}): boolean {
+  const expected: ValidatorOptions = { forbidUnknownValues: false, whitelist: true, forbidNonWhitelisted: true };
+  const given = options as Record<string, unknown>;
+  return Object.keys({ ...expected, ...options }).every(
+    (key) => key === 'validationError' || given[key] === (expected as Record<string, unknown>)[key],
+  );
+}
+
+type ValidationMetadatas = ReturnType<ReturnType<typeof getMetadataStorage>['getTargetValidationMetadatas']>;
+
+/**
+ * The pipe reads each class's rules (its binary-value check) on every request: here they are kept
+ * per class for the pipe's options (rules are declared when a class is defined; a class defined
+ * later is a new key).
+ */
+function classValidatorWithKeptRules() {
+  const storage = getMetadataStorage();
+  const kept = new Map<unknown, ValidationMetadatas>();
+  const rules: Pick<typeof storage, 'getTargetValidationMetadatas'> = {
+    getTargetValidationMetadatas(target, schema, always, strictGroups, groups) {
+      if (schema || always || strictGroups || groups?.length)
+        return storage.getTargetValidationMetadatas(target, schema, always, strictGroups, groups);
+      let metadatas = kept.get(target);
+      if (!metadatas) {
+        metadatas = storage.getTargetValidationMetadatas(target, schema, always, strictGroups, groups);
+        kept.set(target, metadatas);
+      }
+      return metadatas;
+    },
+  };
+  return { validate, getMetadataStorage: () => rules };
+}
+
+/**
+ * Nest's pipe, with a DTO the compiled pass check accepts given no error without class-validator's
+ * walk; any other is validated by class-validator, which words the errors. (The transformer and
+ * validator packages a pipe is given are shared by every ValidationPipe of the process — the last
+ * one built wins —; the pass check is this pipe's own.)
+ */
+class RegistryValidationPipe extends ValidationPipe {
+  protected override validate(
+    object: object,
+    options?: ValidatorOptions,
+  ): ValidationError[] | Promise<ValidationError[]> {
+    if (passCheckApplies(options) && passesValidation(object)) return [];
+    return super.validate(object, options);
+  }
+}
+
 /** The global pipe: unknown fields rejected, payloads transformed into DTO instances. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new RegistryValidationPipe({
     ...VALIDATOR_OPTIONS,
     transform: true,
     transformOptions: TRANSFORM_OPTIONS,
     // class-transformer's own walk, with each class's decorators read once (compiled-plain-to-instance.ts).
     transformerPackage: { plainToInstance: compiledPlainToInstance, classToPlain },
+    validatorPackage: classValidatorWithKeptRules(),
     exceptionFactory: validationFailed,
   });
 }

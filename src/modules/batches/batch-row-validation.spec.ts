@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
-import { createValidationPipe, validateBuiltBody } from '../../core/http/validation';
+import { ValidationPipe } from '@nestjs/common';
+import { createValidationPipe, validateBuiltBody, validationFailed } from '../../core/http/validation';
 import { passesValidation } from '../../core/http/validation-pass-check';
 import { bothTransforms } from '../../../test/support/instance-shape';
 import { CreateSampleDto, UpdateSampleDto } from '../samples';
@@ -8,6 +9,17 @@ import { CreateSampleDto, UpdateSampleDto } from '../samples';
  * Batch rows are checked with validateBuiltBody, not the pipe of POST /api/samples/: both must
  * give the same DTO for a good body and the same error body for a bad one.
  */
+/** The same pipe with class-transformer and class-validator as they come (no compiled walk, no pass check). */
+const libraryPipe = new ValidationPipe({
+  forbidUnknownValues: false,
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  validationError: { target: false, value: false },
+  transform: true,
+  transformOptions: { enableImplicitConversion: false },
+  exceptionFactory: validationFailed,
+});
+/** Built last: its transformer and class-validator (with kept rules) are those every pipe of the process uses. */
 const pipe = createValidationPipe();
 
 type Outcome = { dto: unknown } | { status: number; body: unknown };
@@ -48,9 +60,11 @@ const BODIES: Record<string, unknown>[] = [
 describe('validateBuiltBody (batch rows) against the ValidationPipe', () => {
   it.each(BODIES.map((body, index) => [index, body]))('body %i: same DTO or same error', async (_index, body) => {
     for (const metatype of [CreateSampleDto, UpdateSampleDto]) {
-      const viaPipe = await outcome(() => pipe.transform(structuredClone(body), { type: 'body', metatype }));
+      const viaPipe = await outcome(() => libraryPipe.transform(structuredClone(body), { type: 'body', metatype }));
+      const appPipe = await outcome(() => pipe.transform(structuredClone(body), { type: 'body', metatype }));
       const direct = await outcome(() => validateBuiltBody(metatype, structuredClone(body)));
       expect(direct).toEqual(viaPipe);
+      expect(appPipe).toEqual(viaPipe);
     }
   });
 
@@ -143,7 +157,7 @@ function mutations(): Record<string, unknown>[] {
   return bodies;
 }
 
-describe('the compiled pass check (validateBuiltBody skips class-validator on a passing row)', () => {
+describe('the compiled pass check (validateBuiltBody and the pipe skip class-validator on a passing body)', () => {
   it('accepts the rows a batch sends, so they take the short way', () => {
     for (const body of [FULL, BODIES[0], BODIES[1]]) {
       expect(passesValidation(plainToInstance(CreateSampleDto, structuredClone(body)))).toBe(true);
@@ -155,12 +169,14 @@ describe('the compiled pass check (validateBuiltBody skips class-validator on a 
     let refused = 0;
     for (const body of bodies) {
       for (const metatype of [CreateSampleDto, UpdateSampleDto]) {
-        const viaPipe = await outcome(() => pipe.transform(structuredClone(body), { type: 'body', metatype }));
+        const viaPipe = await outcome(() => libraryPipe.transform(structuredClone(body), { type: 'body', metatype }));
+        const appPipe = await outcome(() => pipe.transform(structuredClone(body), { type: 'body', metatype }));
         const direct = await outcome(() => validateBuiltBody(metatype, structuredClone(body)));
-        expect({ body, metatype: metatype.name, outcome: direct }).toEqual({
+        expect({ body, metatype: metatype.name, direct, appPipe }).toEqual({
           body,
           metatype: metatype.name,
-          outcome: viaPipe,
+          direct: viaPipe,
+          appPipe: viaPipe,
         });
         if ('status' in viaPipe) refused++;
       }
