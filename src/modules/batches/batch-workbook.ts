@@ -1,4 +1,4 @@
-import { Row, stream as excelStream } from 'exceljs';
+import { stream as excelStream } from 'exceljs';
 import { createReadStream } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { tempFileName } from '../../core/files/private-temp-dir';
 import { BatchField, batchFieldByHeader } from './batch-fields';
 import { WorkbookLayout, inspectWorkbookArchive, workbookArchive } from './xlsx-inspection';
 import { XlsxPartsReader } from './xlsx-parts-reader';
+import { sheetRows } from './sheet-rows';
 
 export type CellValue = string | number | boolean | Date | null;
 
@@ -52,10 +53,11 @@ function plainValue(value: unknown): CellValue {
   return typeof value === 'bigint' ? Number(value) : null;
 }
 
-/** The cells of one exceljs row, 0-based (exceljs's `values` start at index 1). */
-function rowCells(row: Row): CellValue[] {
-  const values = row.values as unknown[];
-  return Array.from({ length: Math.max(0, values.length - 1) }, (_, index) => plainValue(values[index + 1]));
+/** The cells of one row, 0-based (exceljs's `values` start at index 1; a cell without a value is left out). */
+export function rowCells(values: readonly unknown[]): CellValue[] {
+  let length = values.length;
+  while (length > 1 && values[length - 1] === undefined) length--;
+  return Array.from({ length: Math.max(0, length - 1) }, (_, index) => plainValue(values[index + 1]));
 }
 
 const toSpilled = (value: CellValue): SpilledCell => (value instanceof Date ? { d: value.toISOString() } : value);
@@ -133,11 +135,13 @@ export class BatchWorkbook {
   }
 
   private async readMetadata(sheet: excelStream.xlsx.WorksheetReader): Promise<void> {
-    for await (const row of sheet) {
-      const [key, value] = rowCells(row);
-      if (typeof key !== 'string' || isBlank(key)) continue;
-      this.metadataRows.push([key, value ?? null]);
-      if (!isBlank(value)) this.metadata[key.trim().toLowerCase()] = String(value).trim();
+    for await (const rows of sheetRows(sheet)) {
+      for (const row of rows) {
+        const [key, value] = rowCells(row.values);
+        if (typeof key !== 'string' || isBlank(key)) continue;
+        this.metadataRows.push([key, value ?? null]);
+        if (!isBlank(value)) this.metadata[key.trim().toLowerCase()] = String(value).trim();
+      }
     }
   }
 
@@ -148,29 +152,34 @@ export class BatchWorkbook {
   ): Promise<void> {
     let cells = 0;
     let first = true;
-    for await (const row of sheet) {
-      const values = rowCells(row);
-      if (first) {
-        first = false;
-        this.readHeader(values);
-        continue;
+    for await (const rows of sheetRows(sheet)) {
+      const lines: string[] = [];
+      for (const row of rows) {
+        const values = rowCells(row.values);
+        if (first) {
+          first = false;
+          this.readHeader(values);
+          continue;
+        }
+        if (values.every(isBlank)) continue;
+        this.rowCount++;
+        if (this.rowCount > budgets.maxRows) {
+          throw new BatchWorkbookRefused(
+            `The Samples sheet has more than ${budgets.maxRows} rows; a batch holds at most ${budgets.maxRows}.`,
+          );
+        }
+        cells += values.filter((value) => !isBlank(value)).length;
+        if (cells > budgets.maxCells) {
+          throw new BatchWorkbookRefused(
+            `The Samples sheet has more than ${budgets.maxCells} filled-in cells; split it into smaller batches.`,
+          );
+        }
+        const igsnColumn = this.columns.findIndex((field) => field?.key === 'igsn');
+        if (igsnColumn >= 0 && !isBlank(values[igsnColumn])) this.igsnCells.push(values[igsnColumn]);
+        lines.push(JSON.stringify([row.number, ...values.map(toSpilled)]) + '\n');
       }
-      if (values.every(isBlank)) continue;
-      this.rowCount++;
-      if (this.rowCount > budgets.maxRows) {
-        throw new BatchWorkbookRefused(
-          `The Samples sheet has more than ${budgets.maxRows} rows; a batch holds at most ${budgets.maxRows}.`,
-        );
-      }
-      cells += values.filter((value) => !isBlank(value)).length;
-      if (cells > budgets.maxCells) {
-        throw new BatchWorkbookRefused(
-          `The Samples sheet has more than ${budgets.maxCells} filled-in cells; split it into smaller batches.`,
-        );
-      }
-      const igsnColumn = this.columns.findIndex((field) => field?.key === 'igsn');
-      if (igsnColumn >= 0 && !isBlank(values[igsnColumn])) this.igsnCells.push(values[igsnColumn]);
-      await sink.write(JSON.stringify([row.number, ...values.map(toSpilled)]) + '\n');
+      // One write for the rows of a piece of the sheet.
+      if (lines.length) await sink.write(lines.join(''));
     }
   }
 

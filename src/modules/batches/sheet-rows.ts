@@ -1,0 +1,190 @@
+import { stream as excelStream } from 'exceljs';
+import { Readable } from 'node:stream';
+
+/*
+ * exceljs 4.4's own helpers (pinned by the lockfile, as XlsxPartsReader's parts are): the XML
+ * events of its worksheet reader, the column letters' cache, and its text and date conversions.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const parseSax = require('exceljs/lib/utils/parse-sax') as (
+  iterable: AsyncIterable<unknown>,
+) => AsyncGenerator<SaxEvent[]>;
+const colCache = require('exceljs/lib/utils/col-cache') as {
+  decodeAddress(ref: string): { col: number };
+  encodeAddress(row: number, col: number): string;
+  validateAddress(address: string): boolean;
+};
+const excelUtils = require('exceljs/lib/utils/utils') as {
+  xmlDecode(text: string): string;
+  isDateFmt(format: unknown): boolean;
+  excelToDate(value: number, date1904: unknown): Date;
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+type SaxEvent =
+  | { eventType: 'opentag'; value: { name: string; attributes: Record<string, string | undefined> } }
+  | { eventType: 'closetag'; value: { name: string } }
+  | { eventType: 'text'; value: string };
+
+/** What exceljs's WorksheetReader keeps of the workbook it belongs to and of its part. */
+interface ReaderInternals {
+  iterator: Readable;
+  workbook: {
+    sharedStrings?: unknown[];
+    styles: { getStyleModel(id: number): { numFmt?: unknown } | null | undefined };
+    properties?: { model?: { date1904?: unknown } };
+  };
+}
+
+/** A cell's value as exceljs shows it once read (`cell.value`), before it is made plain. */
+export type ExcelCellValue = string | number | boolean | Date | Record<string, unknown>;
+
+/** One row of a sheet: its number (the `r` attribute) and `row.values` (1-based, sparse), as exceljs gives them. */
+export interface SheetRow {
+  number: number;
+  values: (ExcelCellValue | undefined)[];
+}
+
+/** A cell being read: its column and the text of its formula and value, as exceljs's parse state holds them. */
+interface OpenCell {
+  col: number;
+  type: string | undefined;
+  numFmt: unknown;
+  formula: { text: string } | undefined;
+  value: { text: string } | undefined;
+}
+
+/**
+ * The rows of a sheet, a few at a time, read from exceljs's XML events with exceljs's worksheet parse, but without
+ * the row, cell and value objects it builds for each (and their styles merged per cell), which a
+ * batch does not use: most of the reader's cost for a 50,000-row sheet. Each row's `values` are those
+ * exceljs's `row.values` holds for the same XML — the same value types (a formula's copied model, a
+ * shared string's rich text, an error, a date by the cell's or the row's number format) and the same
+ * cells left out (those without a value); the unit tests compare both on the same workbooks.
+ */
+export async function* sheetRows(sheet: excelStream.xlsx.WorksheetReader): AsyncGenerator<SheetRow[]> {
+  const { iterator, workbook } = sheet as unknown as ReaderInternals;
+  const { sharedStrings, styles, properties } = workbook;
+  const date1904 = properties?.model?.date1904;
+
+  let inRows = false;
+  let row: SheetRow | undefined;
+  let rowNumFmt: unknown;
+  let cellNumFmts: unknown[] = [];
+  let cell: OpenCell | undefined;
+  let current: { text: string } | undefined;
+  for await (const events of parseSax(iterator)) {
+    const rows: SheetRow[] = [];
+    for (const event of events) {
+      if (event.eventType === 'text') {
+        if (current) current.text += event.value;
+        continue;
+      }
+      const { name } = event.value;
+      if (event.eventType === 'opentag') {
+        const { attributes } = event.value;
+        switch (name) {
+          case 'sheetData':
+            inRows = true;
+            break;
+          case 'row':
+            if (inRows) {
+              row = { number: parseInt(attributes.r as string, 10), values: [] };
+              cellNumFmts = [];
+              rowNumFmt = undefined;
+              if (attributes.s) rowNumFmt = styles.getStyleModel(parseInt(attributes.s, 10))?.numFmt;
+            }
+            break;
+          case 'c':
+            if (row) {
+              const col = colCache.decodeAddress(attributes.r as string).col;
+              if (!(col in cellNumFmts)) {
+                // exceljs builds the cell here, from the row's number and the column (an invalid one throws).
+                colCache.validateAddress(colCache.encodeAddress(row.number, col));
+                // A cell's format is its style's when it has one (a non-zero `s` naming a style), else its row's.
+                cellNumFmts[col] = rowNumFmt;
+              }
+              const styleId = parseInt(attributes.s as string, 10);
+              if (styleId) {
+                const style = styles.getStyleModel(styleId);
+                if (style) cellNumFmts[col] = style.numFmt;
+              }
+              cell = { col, type: attributes.t, numFmt: cellNumFmts[col], formula: undefined, value: undefined };
+            }
+            break;
+          case 'f':
+            if (cell) current = cell.formula = { text: '' };
+            break;
+          case 'v':
+          case 'is':
+          case 't':
+            if (cell) current = cell.value = { text: '' };
+            break;
+          default:
+            break;
+        }
+        continue;
+      }
+      switch (name) {
+        case 'sheetData':
+          inRows = false;
+          break;
+        case 'row':
+          // (exceljs hands on a row it never opened, one outside the sheet's data, as null, and the reader fails on it.)
+          if (!row) throw new Error('The sheet has a row outside its data.');
+          rows.push(row);
+          row = undefined;
+          break;
+        case 'c':
+          if (row && cell) {
+            const value = cellValue(cell, sharedStrings, date1904);
+            if (value !== NOT_SET) row.values[cell.col] = value;
+            cell = undefined;
+          }
+          break;
+        default:
+          break;
+      }
+    }
+    // The rows of each piece of the part at once (a promise a piece, not a row).
+    if (rows.length) yield rows;
+  }
+}
+
+/** The cell had neither a formula nor a value: exceljs leaves it as it was. */
+const NOT_SET = Symbol('not set');
+
+/** exceljs's value for the cell (WorksheetReader.parse, then the Cell's value type), or NOT_SET. */
+function cellValue(
+  cell: OpenCell,
+  sharedStrings: unknown[] | undefined,
+  date1904: unknown,
+): ExcelCellValue | undefined | typeof NOT_SET {
+  const { formula, value, type } = cell;
+  if (formula) {
+    const result = value ? (type === 'str' ? excelUtils.xmlDecode(value.text) : parseFloat(value.text)) : undefined;
+    // A formula with text is a Formula value, whose model keeps only the fields that are truthy; a
+    // shared formula's other cells (no text) are JSON values, kept as given.
+    if (!formula.text) return { formula: formula.text, result };
+    return result ? { formula: formula.text, result } : { formula: formula.text };
+  }
+  if (!value) return NOT_SET;
+  switch (type) {
+    case 's': {
+      const index = parseInt(value.text, 10);
+      const shared = sharedStrings ? sharedStrings[index] : { sharedString: index };
+      return shared === null ? undefined : (shared as ExcelCellValue | undefined);
+    }
+    case 'inlineStr':
+    case 'str':
+      return excelUtils.xmlDecode(value.text);
+    case 'e':
+      return { error: value.text };
+    case 'b':
+      return parseInt(value.text, 10) !== 0;
+    default:
+      return excelUtils.isDateFmt(cell.numFmt)
+        ? excelUtils.excelToDate(parseFloat(value.text), date1904)
+        : parseFloat(value.text);
+  }
+}
