@@ -152,6 +152,7 @@ export class BatchWorkbook {
   ): Promise<void> {
     let cells = 0;
     let first = true;
+    let igsnColumn = -1;
     for await (const rows of sheetRows(sheet)) {
       const lines: string[] = [];
       for (const row of rows) {
@@ -159,6 +160,7 @@ export class BatchWorkbook {
         if (first) {
           first = false;
           this.readHeader(values);
+          igsnColumn = this.columns.findIndex((field) => field?.key === 'igsn');
           continue;
         }
         if (values.every(isBlank)) continue;
@@ -174,7 +176,6 @@ export class BatchWorkbook {
             `The Samples sheet has more than ${budgets.maxCells} filled-in cells; split it into smaller batches.`,
           );
         }
-        const igsnColumn = this.columns.findIndex((field) => field?.key === 'igsn');
         if (igsnColumn >= 0 && !isBlank(values[igsnColumn])) this.igsnCells.push(values[igsnColumn]);
         lines.push(JSON.stringify([row.number, ...values.map(toSpilled)]) + '\n');
       }
