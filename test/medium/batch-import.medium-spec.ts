@@ -142,6 +142,35 @@ describe('batch import, rows checked inline or on threads', () => {
     expect(statements.filter((text) => /external_sample_id = \$\d/.test(text))).toEqual([]);
   }, 120_000);
 
+  it('fails a batch whose cell budget is passed while its first chunks are being inserted, and stores none of them', async () => {
+    // Without an IGSN column the rows are read as they are registered (BatchWorkbook.open): the
+    // budget is met after two chunks of 1,000 rows went to PostgreSQL, in the batch's transaction.
+    const budgeted = await createMediumContext({ config: testConfig({ BATCH_MAX_CELLS: '13000' }) });
+    const inserts: string[] = [];
+    const original = Client.prototype.query;
+    Client.prototype.query = function (this: Client, ...args: unknown[]) {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text;
+      if (text?.startsWith('INSERT INTO sample (')) inserts.push(text);
+      return (original as (...values: unknown[]) => unknown).apply(this, args);
+    } as typeof Client.prototype.query;
+    const tag = randomUUID().slice(0, 8);
+    try {
+      const outcome = await runBatch(
+        budgeted,
+        Array.from({ length: 2600 }, (_, i) => good(tag, i)), // 6 filled-in cells a row
+      );
+      expect(outcome).toMatchObject({
+        status: 'failed',
+        errorMessage: 'The Samples sheet has more than 13000 filled-in cells; split it into smaller batches.',
+      });
+    } finally {
+      Client.prototype.query = original;
+      await budgeted.close();
+    }
+    expect(inserts.length).toBeGreaterThanOrEqual(1);
+    expect(await countSamples(tag)).toBe(0);
+  }, 120_000);
+
   async function countSamples(tag: string): Promise<number> {
     const [row] = await inline
       .get(DataSource)

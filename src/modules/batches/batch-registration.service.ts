@@ -19,7 +19,7 @@ import { SampleWriter } from '../samples';
 import { ObjectTypeResolver } from '../vocabularies/object-type.resolver';
 import { BatchHistory } from './batch-history.entity';
 import { BatchHistoryRepository } from './batch-history.repository';
-import { BatchBudgets, BatchWorkbook, BatchWorkbookRefused } from './batch-workbook';
+import { BatchBudgets, BatchWorkbook, BatchWorkbookRefused, BatchWorkbookUnreadable } from './batch-workbook';
 import { BatchImport, BatchImportTools } from './import/batch-import';
 import { BatchRejected } from './import/batch-rejected';
 import { InlineRowChecks, NewRowChecks, PooledRowChecks } from './import/new-row-checks';
@@ -123,7 +123,9 @@ export class BatchRegistrationService implements OnModuleDestroy {
       // A batch may grow the table by tens of thousands of rows at once: the next search must not
       // be planned on statistics that describe the table before it.
       await this.sampleWriteRepository.refreshStatistics(`batch ${batch.id}`);
-    } catch (error) {
+    } catch (caught) {
+      // The rows are read as they are registered: the workbook's refusals may come from either step.
+      const error = this.workbookFailure(caught, attempt);
       if (error instanceof BatchRejected) {
         let resultFileId: string | null = null;
         if (error.errorsByRow.size && workbook) {
@@ -151,19 +153,26 @@ export class BatchRegistrationService implements OnModuleDestroy {
     }
   }
 
-  /** The upload, streamed into a work file within the budgets; a refusal fails the job for good. */
+  /** The upload opened (its first rows, or all of them when it names IGSNs) within the budgets. */
   private async readWorkbook(content: Buffer, attempt: number): Promise<BatchWorkbook> {
     try {
-      return await BatchWorkbook.read(content, this.budgets(), await privateWorkDir());
+      return await BatchWorkbook.open(content, this.budgets(), await privateWorkDir());
     } catch (error) {
-      if (error instanceof BatchWorkbookRefused) throw new BatchRejected(error.message);
-      this.logger.warn(`Unreadable batch workbook (attempt ${attempt}): ${(error as Error).stack}`);
-      // Not a refusal of the file: the reader failed in a way the inspection did not foresee, which
-      // may be passing (the work file, the disk). Earlier attempts are retried by the queue; the
-      // last one fails the batch for good.
-      if (attempt < (DEFAULT_JOB_OPTIONS.attempts ?? 1)) throw error;
-      throw new BatchRejected('The workbook could not be read; it may be damaged.');
+      throw this.workbookFailure(error, attempt);
     }
+  }
+
+  /**
+   * A refusal of the workbook fails the job for good. A reader failure the inspection did not
+   * foresee may be passing (the work file, the disk): earlier attempts are retried by the queue;
+   * the last one fails the batch for good. Other errors are returned as they are.
+   */
+  private workbookFailure(error: unknown, attempt: number): unknown {
+    if (error instanceof BatchWorkbookRefused) return new BatchRejected(error.message);
+    if (!(error instanceof BatchWorkbookUnreadable)) return error;
+    this.logger.warn(`Unreadable batch workbook (attempt ${attempt}): ${error.stack}`);
+    if (attempt < (DEFAULT_JOB_OPTIONS.attempts ?? 1)) return error;
+    return new BatchRejected('The workbook could not be read; it may be damaged.');
   }
 
   /**

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { zip } from '../../../test/support/zip';
-import { BatchWorkbook } from './batch-workbook';
+import { BatchWorkbook, BatchWorkbookRefused, BatchWorkbookUnreadable } from './batch-workbook';
 import { ZipArchive } from './zip-archive';
 
 const budgets = { maxRows: 1000, maxCells: 100_000, maxInflatedBytes: 50 * 1024 * 1024 };
@@ -126,5 +126,102 @@ describe('BatchWorkbook', () => {
 
   it('reads a workbook as exceljs writes it', async () => {
     expect(await samples(await workbookBuffer())).toEqual(expected);
+  });
+
+  /** A Samples sheet of `count` rows (several pieces of the sheet's XML), an IGSN column if asked. */
+  async function largeWorkbook(count: number, withIgsn: boolean): Promise<Buffer> {
+    const workbook = new Workbook();
+    const sheet = workbook.addWorksheet('Samples');
+    sheet.addRow(['Sample Name', 'Object Type', 'Description', ...(withIgsn ? ['IGSN'] : [])]);
+    for (let i = 0; i < count; i++) {
+      sheet.addRow([
+        `Core ${i}`,
+        'Core',
+        `a description long enough to fill the sheet ${i}`,
+        ...(withIgsn ? [`IEABC${i}`] : []),
+      ]);
+    }
+    return Buffer.from(await workbook.xlsx.writeBuffer());
+  }
+
+  async function names(workbook: BatchWorkbook): Promise<string[]> {
+    const seen: string[] = [];
+    for await (const row of workbook.rows()) seen.push(String(row.cells.get('name')));
+    return seen;
+  }
+
+  const allNames = (count: number) => Array.from({ length: count }, (_, i) => `Core ${i}`);
+
+  it('opens a sheet without an IGSN column after its first rows, and reads the rest as they are asked for', async () => {
+    const workbook = await BatchWorkbook.open(await largeWorkbook(3000, false), { ...budgets, maxRows: 5000 }, workDir);
+    try {
+      expect(workbook.complete).toBe(false);
+      expect(workbook.rowCount).toBeLessThan(3000);
+      expect(workbook.expectedRows).toBe(3000); // the sheet's dimension, until every row is read
+      expect(workbook.igsnCells).toEqual([]);
+      expect(await names(workbook)).toEqual(allNames(3000));
+      expect(workbook.complete).toBe(true);
+      expect(workbook.rowCount).toBe(3000);
+      // The error report is written from the rows spilled while they were read.
+      const report = new Workbook();
+      await report.xlsx.load(await workbook.errorReport(new Map([[3001, 'a bad row']])));
+      const samplesSheet = report.getWorksheet('Samples')!;
+      expect(samplesSheet.getRow(3001).values).toEqual([
+        undefined,
+        'Core 2999',
+        'Core',
+        'a description long enough to fill the sheet 2999',
+        'a bad row',
+      ]);
+      expect(samplesSheet.rowCount).toBe(3001);
+    } finally {
+      await workbook.dispose();
+    }
+  });
+
+  it('reads a sheet with an IGSN column in full when it opens it: the IGSNs it names are known first', async () => {
+    const workbook = await BatchWorkbook.open(await largeWorkbook(3000, true), { ...budgets, maxRows: 5000 }, workDir);
+    try {
+      expect(workbook.complete).toBe(true);
+      expect(workbook.rowCount).toBe(3000);
+      expect(workbook.igsnCells).toHaveLength(3000);
+      expect(await names(workbook)).toEqual(allNames(3000));
+    } finally {
+      await workbook.dispose();
+    }
+  });
+
+  it('refuses a sheet past its row budget while its rows are being read, after the first rows were handed out', async () => {
+    const workbook = await BatchWorkbook.open(await largeWorkbook(3000, false), { ...budgets, maxRows: 2500 }, workDir);
+    const seen: string[] = [];
+    try {
+      await expect(
+        (async () => {
+          for await (const row of workbook.rows()) seen.push(String(row.cells.get('name')));
+        })(),
+      ).rejects.toThrow(
+        new BatchWorkbookRefused('The Samples sheet has more than 2500 rows; a batch holds at most 2500.'),
+      );
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.length).toBeLessThanOrEqual(2500);
+    } finally {
+      await workbook.dispose();
+    }
+  });
+
+  it('says a sheet whose XML breaks after its first rows is unreadable when the rows reach the break', async () => {
+    const damaged = await reordered(await largeWorkbook(3000, false), [], ({ name, data }) => ({
+      name,
+      data:
+        name === 'xl/worksheets/sheet1.xml'
+          ? Buffer.from(data.toString().replace('<row r="2500"', '<<row r="2500"'))
+          : data,
+    }));
+    const workbook = await BatchWorkbook.open(damaged, { ...budgets, maxRows: 5000 }, workDir);
+    try {
+      await expect(names(workbook)).rejects.toThrow(BatchWorkbookUnreadable);
+    } finally {
+      await workbook.dispose();
+    }
   });
 });

@@ -10,7 +10,7 @@ import { tempFileName } from '../../core/files/private-temp-dir';
 import { BatchField, batchFieldByHeader } from './batch-fields';
 import { WorkbookLayout, inspectWorkbookArchive, workbookArchive } from './xlsx-inspection';
 import { XlsxPartsReader } from './xlsx-parts-reader';
-import { sheetRows } from './sheet-rows';
+import { SheetRow, sheetRows } from './sheet-rows';
 
 export type CellValue = string | number | boolean | Date | null;
 
@@ -30,8 +30,14 @@ export interface BatchBudgets {
 /** A budget was exceeded or the workbook cannot be used; the message is for the uploader. */
 export class BatchWorkbookRefused extends Error {}
 
+/** The workbook's XML could not be read (damaged, or a reader failure the inspection did not foresee). */
+export class BatchWorkbookUnreadable extends Error {}
+
 /** Rows of sheet cells on disk (one JSON array a line) until the batch has been processed. */
 type SpilledCell = string | number | boolean | { d: string } | null;
+
+/** A sample row as the sheet holds it: its number and its cells, 0-based. */
+type SheetSampleRow = [rowNumber: number, values: CellValue[]];
 
 function isBlank(value: unknown): boolean {
   return value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
@@ -66,11 +72,13 @@ const fromSpilled = (value: SpilledCell): CellValue =>
 
 /**
  * An uploaded batch workbook, read once with exceljs's streaming parsers (part by part, see
- * XlsxPartsReader): the Samples sheet's rows go to a work file as they are read, so the worker's
- * memory does not grow with the file; the row, cell and byte budgets stop the reading as soon as
- * one is exceeded. Rows are then replayed
- * from the work file, and the error report is written from it too (no second parse of the upload).
- * `dispose()` deletes the work file.
+ * XlsxPartsReader). `open` reads the Metadata sheet and the Samples sheet's header; the sample rows
+ * are then parsed as `rows()` asks for them, so a batch's first rows are registered while the rest
+ * of the sheet is still unread. A sheet with an IGSN column is read in full first instead: the
+ * IGSNs it names must be known before any row is registered (`igsnCells`). Either way each row goes
+ * to a work file as it is parsed, so the worker's memory does not grow with the file, the error
+ * report is written from it (no second parse of the upload), and the row, cell and byte budgets
+ * stop the reading as soon as one is exceeded. `dispose()` deletes the work file.
  */
 export class BatchWorkbook {
   metadata: Record<string, string> = {};
@@ -79,22 +87,39 @@ export class BatchWorkbook {
   header: CellValue[] = [];
   columns: (BatchField | undefined)[] = [];
   unknownHeaders: string[] = [];
-  /** Sample rows (blank rows are skipped). */
+  /** Sample rows read so far (blank rows are skipped): all of them once `complete`. */
   rowCount = 0;
-  /** Every filled-in IGSN cell, for finding the samples the batch updates before it starts. */
+  /** Whether every row of the Samples sheet has been read. */
+  complete = false;
+  /** Every filled-in IGSN cell, for finding the samples the batch updates before it starts (read in full first). */
   igsnCells: CellValue[] = [];
   private readonly spillPath: string;
+  private sink?: FileSink;
+  /** The Samples sheet's pieces not parsed yet. */
+  private pieces?: AsyncIterator<SheetRow[]>;
+  /** Rows parsed with the header, not handed out yet (streaming). */
+  private parsedAhead: SheetSampleRow[] = [];
+  private cells = 0;
+  private headerRead = false;
+  private igsnColumn = -1;
 
   private constructor(
     readonly sheetName: string,
     private readonly samplesPath: string,
     workDir: string,
+    private readonly budgets: BatchBudgets,
+    /** Data rows the sheet's dimension declares, if its writer recorded one. */
+    private readonly declaredRows: number | undefined,
   ) {
     this.spillPath = join(workDir, tempFileName(`batch-${randomUUID()}.jsonl`));
   }
 
-  /** Reads the workbook; throws BatchWorkbookRefused (budgets, no Samples sheet) or Error (unreadable). */
-  static async read(buffer: Buffer, budgets: BatchBudgets, workDir: string): Promise<BatchWorkbook> {
+  /**
+   * Opens the workbook: the Metadata sheet and the Samples sheet's header, every row too when the
+   * header has an IGSN column. Throws BatchWorkbookRefused (budgets, no Samples sheet) or
+   * BatchWorkbookUnreadable; `rows()` may throw them later for the rows it reads.
+   */
+  static async open(buffer: Buffer, budgets: BatchBudgets, workDir: string): Promise<BatchWorkbook> {
     let layout: WorkbookLayout;
     try {
       layout = await inspectWorkbookArchive(buffer, budgets.maxInflatedBytes);
@@ -108,9 +133,11 @@ export class BatchWorkbook {
       );
     }
     if (!layout.samplesSheet) throw new BatchWorkbookRefused('The workbook has no Samples sheet.');
-    const workbook = new BatchWorkbook(layout.samplesSheet.name, layout.samplesSheet.path, workDir);
+    const { name, path } = layout.samplesSheet;
+    const workbook = new BatchWorkbook(name, path, workDir, budgets, layout.declaredRows);
     try {
-      await workbook.load(buffer, layout, budgets);
+      await workbook.load(buffer, layout);
+      if (workbook.igsnColumn >= 0) await workbook.readRest();
       return workbook;
     } catch (error) {
       await workbook.dispose();
@@ -118,19 +145,45 @@ export class BatchWorkbook {
     }
   }
 
-  private async load(buffer: Buffer, layout: WorkbookLayout, budgets: BatchBudgets): Promise<void> {
-    const sink = new FileSink(this.spillPath);
+  /** Opens the workbook and reads every row of it (`rowCount` and `igsnCells` final). */
+  static async read(buffer: Buffer, budgets: BatchBudgets, workDir: string): Promise<BatchWorkbook> {
+    const workbook = await BatchWorkbook.open(buffer, budgets, workDir);
     try {
+      await workbook.readRest();
+      return workbook;
+    } catch (error) {
+      await workbook.dispose();
+      throw error;
+    }
+  }
+
+  /** The number of sample rows: final once `complete`, else what the sheet declares (if it does). */
+  get expectedRows(): number | undefined {
+    return this.complete ? this.rowCount : this.declaredRows;
+  }
+
+  private async load(buffer: Buffer, layout: WorkbookLayout): Promise<void> {
+    this.sink = new FileSink(this.spillPath);
+    await this.reading(async () => {
       const parts = await XlsxPartsReader.open(workbookArchive(buffer));
       for (const sheet of layout.sheets) {
         if (sheet.name.toLowerCase() === 'metadata') await this.readMetadata(parts.worksheet(sheet.path));
       }
-      await this.readSamples(parts.worksheet(this.samplesPath), sink, budgets);
-      await sink.end();
+      this.pieces = sheetRows(parts.worksheet(this.samplesPath));
+    });
+    // The header and the rows parsed with it.
+    while (!this.complete && !this.headerRead) {
+      this.parsedAhead.push(...(await this.nextPiece()));
+    }
+  }
+
+  /** Runs a step of reading the file: a failure that is not a refusal says the workbook is unreadable. */
+  private async reading<T>(step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
     } catch (error) {
-      sink.destroy();
-      if (error instanceof BatchWorkbookRefused) throw error;
-      throw new Error(`The workbook could not be read: ${(error as Error).message}`);
+      if (error instanceof BatchWorkbookRefused || error instanceof BatchWorkbookUnreadable) throw error;
+      throw new BatchWorkbookUnreadable(`The workbook could not be read: ${(error as Error).message}`);
     }
   }
 
@@ -145,46 +198,64 @@ export class BatchWorkbook {
     }
   }
 
-  private async readSamples(
-    sheet: excelStream.xlsx.WorksheetReader,
-    sink: FileSink,
-    budgets: BatchBudgets,
-  ): Promise<void> {
-    let cells = 0;
-    let first = true;
-    let igsnColumn = -1;
-    for await (const rows of sheetRows(sheet)) {
+  /**
+   * The sample rows of the next piece of the Samples sheet (the header taken on the way), counted
+   * against the budgets and spilled in one write; none once the sheet has been read.
+   */
+  private async nextPiece(): Promise<SheetSampleRow[]> {
+    if (this.complete) return [];
+    return this.reading(async () => {
+      const piece = await this.pieces!.next();
+      if (piece.done) {
+        await this.sink!.end();
+        this.complete = true;
+        return [];
+      }
       const lines: string[] = [];
-      for (const row of rows) {
+      const parsed: SheetSampleRow[] = [];
+      for (const row of piece.value) {
         const values = rowCells(row.values);
-        if (first) {
-          first = false;
+        if (!this.headerRead) {
           this.readHeader(values);
-          igsnColumn = this.columns.findIndex((field) => field?.key === 'igsn');
           continue;
         }
         if (values.every(isBlank)) continue;
-        this.rowCount++;
-        if (this.rowCount > budgets.maxRows) {
-          throw new BatchWorkbookRefused(
-            `The Samples sheet has more than ${budgets.maxRows} rows; a batch holds at most ${budgets.maxRows}.`,
-          );
-        }
-        cells += values.filter((value) => !isBlank(value)).length;
-        if (cells > budgets.maxCells) {
-          throw new BatchWorkbookRefused(
-            `The Samples sheet has more than ${budgets.maxCells} filled-in cells; split it into smaller batches.`,
-          );
-        }
-        if (igsnColumn >= 0 && !isBlank(values[igsnColumn])) this.igsnCells.push(values[igsnColumn]);
+        this.countRow(values);
+        parsed.push([row.number, values]);
         lines.push(JSON.stringify([row.number, ...values.map(toSpilled)]) + '\n');
       }
-      // One write for the rows of a piece of the sheet.
-      if (lines.length) await sink.write(lines.join(''));
+      if (lines.length) await this.sink!.write(lines.join(''));
+      return parsed;
+    });
+  }
+
+  /** A sample row against the budgets; its IGSN cell kept. */
+  private countRow(values: CellValue[]): void {
+    const { maxRows, maxCells } = this.budgets;
+    this.rowCount++;
+    if (this.rowCount > maxRows) {
+      throw new BatchWorkbookRefused(
+        `The Samples sheet has more than ${maxRows} rows; a batch holds at most ${maxRows}.`,
+      );
     }
+    this.cells += values.filter((value) => !isBlank(value)).length;
+    if (this.cells > maxCells) {
+      throw new BatchWorkbookRefused(
+        `The Samples sheet has more than ${maxCells} filled-in cells; split it into smaller batches.`,
+      );
+    }
+    const igsn = this.igsnColumn >= 0 ? values[this.igsnColumn] : undefined;
+    if (!isBlank(igsn)) this.igsnCells.push(igsn!);
+  }
+
+  /** Reads (and spills) every row not read yet. */
+  private async readRest(): Promise<void> {
+    this.parsedAhead = [];
+    while (!this.complete) await this.nextPiece();
   }
 
   private readHeader(values: CellValue[]): void {
+    this.headerRead = true;
     this.header = values;
     values.forEach((header, index) => {
       if (isBlank(header)) return;
@@ -194,21 +265,36 @@ export class BatchWorkbook {
       // An `Errors` column is what our error report adds: re-uploading a corrected report works.
       if (!field && text.trim().toLowerCase() !== 'errors') this.unknownHeaders.push(text.trim());
     });
+    this.igsnColumn = this.columns.findIndex((field) => field?.key === 'igsn');
   }
 
-  /** The sample rows in sheet order, read back from the work file. */
+  /**
+   * The sample rows in sheet order: parsed as they are asked for, or read back from the work file
+   * when the sheet was read in full first. Once, and to the end before `errorReport`.
+   */
   async *rows(): AsyncGenerator<BatchRow> {
-    for await (const [rowNumber, values] of this.spilledRows()) {
-      const cells = new Map<string, CellValue>();
-      values.forEach((value, index) => {
-        const field = this.columns[index];
-        if (field && !isBlank(value)) cells.set(field.key, typeof value === 'string' ? value.trim() : value);
-      });
-      yield { rowNumber, cells };
+    if (this.complete && !this.parsedAhead.length) {
+      for await (const [rowNumber, values] of this.spilledRows()) yield this.batchRow(rowNumber, values);
+      return;
+    }
+    let rows = this.parsedAhead;
+    this.parsedAhead = [];
+    while (rows.length || !this.complete) {
+      for (const [rowNumber, values] of rows) yield this.batchRow(rowNumber, values);
+      rows = await this.nextPiece();
     }
   }
 
-  private async *spilledRows(): AsyncGenerator<[number, CellValue[]]> {
+  private batchRow(rowNumber: number, values: CellValue[]): BatchRow {
+    const cells = new Map<string, CellValue>();
+    values.forEach((value, index) => {
+      const field = this.columns[index];
+      if (field && !isBlank(value)) cells.set(field.key, typeof value === 'string' ? value.trim() : value);
+    });
+    return { rowNumber, cells };
+  }
+
+  private async *spilledRows(): AsyncGenerator<SheetSampleRow> {
     const lines = createInterface({ input: createReadStream(this.spillPath), crlfDelay: Infinity });
     for await (const line of lines) {
       if (!line) continue;
@@ -243,6 +329,7 @@ export class BatchWorkbook {
       };
       samples.getRow(1).values = withErrors(this.header, 'Errors');
       samples.getRow(1).commit();
+      await this.readRest();
       for await (const [rowNumber, values] of this.spilledRows()) {
         const row = samples.getRow(rowNumber);
         row.values = withErrors(values, errorsByRow.get(rowNumber) ?? null);
@@ -264,6 +351,8 @@ export class BatchWorkbook {
   }
 
   async dispose(): Promise<void> {
+    this.sink?.destroy();
+    await this.pieces?.return?.(undefined).catch(() => undefined);
     await rm(this.spillPath, { force: true });
   }
 }

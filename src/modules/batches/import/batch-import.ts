@@ -95,7 +95,9 @@ interface CheckedNewRow {
  *
  * Rows are inserted a chunk at a time as they validate, in that one transaction; after the first
  * bad row nothing more is inserted (the rest is still checked for the report) and the transaction
- * rolls back. Memory stays bounded by the chunk, not the file.
+ * rolls back. Memory stays bounded by the chunk, not the file. A sheet without an IGSN column is
+ * read as its rows are registered (BatchWorkbook.open), so its first chunk is inserted while the
+ * rest of the file is unread; the row count is final, and an empty sheet refused, once it is read.
  */
 export class BatchImport {
   private readonly status: StoreStatus;
@@ -131,12 +133,12 @@ export class BatchImport {
     this.defaults = batchRowDefaults(workbook.metadata, job.payload);
     this.refs = tools.references.memoized();
     this.parents = new BatchParentLinks(tools.igsn, tools.sampleWrites, tools.policy);
-    this.checks = tools.newRowChecks(workbook.rowCount);
+    this.checks = tools.newRowChecks(workbook.expectedRows ?? 0);
   }
 
   async run(): Promise<void> {
     this.checkSheet();
-    await this.tools.jobs.progress(this.job.id, 0, this.workbook.rowCount);
+    await this.tools.jobs.progress(this.job.id, 0, this.workbook.expectedRows);
     this.caller = (await this.tools.policy.caller(await this.job.uploader())) as SampleCaller;
     await this.tools.dataSource.transaction(async (manager) => {
       // The next rows are prepared (their lookups on this connection) while a chunk inserts.
@@ -144,6 +146,7 @@ export class BatchImport {
       this.manager = manager;
       await this.resolveExistingSamples();
       await this.readRows();
+      this.checkSheet();
       const parentLinks = await this.parents.resolve(manager, this.caller, this.tools.clock.now(), this.errorsByRow);
       this.rejectIfAnyRowFailed();
       for (const update of this.updates) await this.tools.writer.applyUpdate(manager, update.sample, update.write);
@@ -154,13 +157,13 @@ export class BatchImport {
     });
   }
 
-  /** The Samples sheet as a whole: known columns, at least one row. */
+  /** The Samples sheet as a whole: known columns, at least one row (once they are all read). */
   private checkSheet(): void {
-    const { unknownHeaders, rowCount } = this.workbook;
+    const { unknownHeaders, rowCount, complete } = this.workbook;
     if (unknownHeaders.length) {
       throw new BatchRejected(`Unknown column(s) in the Samples sheet: ${unknownHeaders.join(', ')}.`);
     }
-    if (!rowCount) throw new BatchRejected('The Samples sheet has no sample rows.');
+    if (complete && !rowCount) throw new BatchRejected('The Samples sheet has no sample rows.');
   }
 
   /**
@@ -206,6 +209,8 @@ export class BatchImport {
       await this.prepareChecked();
       await this.insertPending();
       await this.settleInserts();
+      // The total was what the sheet declared while its rows were read as they were registered.
+      await this.tools.jobs.progress(this.job.id, this.rowsRead, this.workbook.rowCount);
     } finally {
       // Nothing may run on the connection after the transaction ends (a rollback on an error).
       await Promise.allSettled(this.inserting);
