@@ -54,6 +54,8 @@ const REUSE = (process.env.BENCH_REUSE ?? '1') !== '0';
  * the worker (with BENCH_WORKER_NODE_ARGS="--cpu-prof …" and the worker CPU seconds it prints).
  */
 const EMPTY_ONLY = process.env.BENCH_BATCH_EMPTY_ONLY === '1';
+/** BENCH_BATCH_PREFILLED_ONLY=1: only the first batch into the prefilled table, results.md left alone (likewise). */
+const PREFILLED_ONLY = process.env.BENCH_BATCH_PREFILLED_ONLY === '1';
 
 const TIME_TARGET_S: Record<number, number> = { 50000: 12 };
 const RSS_TARGET_MB = 300;
@@ -333,20 +335,22 @@ async function main(): Promise<void> {
   const emptyUrl = `${SERVER}/${DATABASE_NAME}`;
   const prefilledUrl = `${SERVER}/${DATABASE_NAME}_${sizeLabel(PREFILL)}`;
   try {
-    log(`Empty sample table (${DATABASE_NAME})`);
-    await dropDatabase(emptyUrl);
-    await prepareDatabase(loadAppConfig(environment(emptyUrl)));
-    const empty = await startStack(emptyUrl, dist);
-    try {
-      let loaded = 0;
-      for (const size of SIZES) {
-        runs.push(await runBatch(empty, size, `bench${size}`, loaded));
-        loaded += size;
+    if (!PREFILLED_ONLY) {
+      log(`Empty sample table (${DATABASE_NAME})`);
+      await dropDatabase(emptyUrl);
+      await prepareDatabase(loadAppConfig(environment(emptyUrl)));
+      const empty = await startStack(emptyUrl, dist);
+      try {
+        let loaded = 0;
+        for (const size of SIZES) {
+          runs.push(await runBatch(empty, size, `bench${size}`, loaded));
+          loaded += size;
+        }
+        // The same rows with an External Sample ID each, as SESAR2 clients send (each checked against the stored ones).
+        runs.push(await runBatch(empty, PREFILLED_BATCH, `extids${PREFILLED_BATCH}`, loaded, { externalIds: true }));
+      } finally {
+        await empty.stop();
       }
-      // The same rows with an External Sample ID each, as SESAR2 clients send (each checked against the stored ones).
-      runs.push(await runBatch(empty, PREFILLED_BATCH, `extids${PREFILLED_BATCH}`, loaded, { externalIds: true }));
-    } finally {
-      await empty.stop();
     }
     if (EMPTY_ONLY) return;
 
@@ -357,6 +361,7 @@ async function main(): Promise<void> {
     try {
       const before = await sampleCount(prefilledUrl);
       runs.push(await runBatch(full, PREFILLED_BATCH, `prefilled${PREFILLED_BATCH}`, before));
+      if (PREFILLED_ONLY) return;
       const idle = await searchLoad(full);
       let finished!: () => void;
       const done = new Promise<void>((resolve) => (finished = resolve));
