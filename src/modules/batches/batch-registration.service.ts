@@ -9,6 +9,7 @@ import { privateWorkDir } from '../../core/files/private-temp-dir';
 import { DEFAULT_JOB_OPTIONS } from '../../core/queue/queue-names';
 import { AccountsService } from '../accounts/accounts.service';
 import { BackgroundJobsService, JobCancelledError } from '../background-jobs/background-jobs.service';
+import { JobCheckpoints } from '../background-jobs/job-checkpoints';
 import { boundJobMessage } from '../background-jobs/job-message';
 import { FilesService } from '../files/files.service';
 import { IgsnService } from '../samples';
@@ -27,6 +28,7 @@ import { RowValidationPool } from './import/row-validation-pool';
 import { MAX_BATCH_ROWS } from './xlsx-inspection';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** Progress (and the check for a cancellation) every 500 rows. */
 const PROGRESS_EVERY = 500;
 const ERROR_SAMPLE_LIMIT = 100;
 
@@ -114,7 +116,7 @@ export class BatchRegistrationService implements OnModuleDestroy {
           id: jobId,
           attempt,
           payload: job.payload,
-          checkpoint: (rowsDone) => this.checkpoint(jobId, attempt, rowsDone),
+          checkpoints: new JobCheckpoints(this.backgroundJobsService, jobId, attempt, PROGRESS_EVERY),
           uploader: (manager) => this.uploader(batch, manager),
         },
         batch,
@@ -201,12 +203,5 @@ export class BatchRegistrationService implements OnModuleDestroy {
       tokenKind: 'session',
       connection: null,
     };
-  }
-
-  /** Progress every 500 rows, and the point where a cancelled or superseded run stops. */
-  private async checkpoint(jobId: string, attempt: number, done: number): Promise<void> {
-    if (done % PROGRESS_EVERY !== 0) return;
-    await this.backgroundJobsService.progress(jobId, done);
-    if (await this.backgroundJobsService.shouldStop(jobId, attempt)) throw new JobCancelledError();
   }
 }

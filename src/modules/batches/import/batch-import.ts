@@ -7,6 +7,7 @@ import { validateBuiltBody } from '../../../core/http/validation';
 import { statementsInTurn } from '../../../core/database/statements-in-turn';
 import { AccountsService } from '../../accounts/accounts.service';
 import { BackgroundJobsService } from '../../background-jobs/background-jobs.service';
+import { JobCheckpoints } from '../../background-jobs/job-checkpoints';
 import { CreateSampleDto, UpdateSampleDto } from '../../samples';
 import { MintOptions } from '../../samples';
 import { IgsnService } from '../../samples';
@@ -62,8 +63,8 @@ export interface BatchImportJob {
   id: string;
   attempt: number;
   payload: Record<string, unknown>;
-  /** Called after each row: reports progress and throws when the run must stop. */
-  checkpoint(rowsDone: number): Promise<void>;
+  /** Reached after each row: report progress, and throw once the run must stop. */
+  checkpoints: Pick<JobCheckpoints, 'reached' | 'settle'>;
   /** The uploader as they are now; refuses the batch if they may no longer upload. */
   uploader(manager?: EntityManager): Promise<AuthenticatedUser>;
 }
@@ -201,7 +202,7 @@ export class BatchImport {
           this.errorsByRow.set(row.rowNumber, describeRowError(error));
         } finally {
           if (this.checked.length >= INSERT_CHUNK) await this.prepareChecked();
-          await this.job.checkpoint(++this.rowsRead);
+          await this.job.checkpoints.reached(++this.rowsRead);
           if (this.inserting.length && this.rowsRead % ROWS_PER_TURN === 0) await nextTurn();
         }
       }
@@ -209,6 +210,7 @@ export class BatchImport {
       await this.prepareChecked();
       await this.insertPending();
       await this.settleInserts();
+      await this.job.checkpoints.settle();
       // The total was what the sheet declared while its rows were read as they were registered.
       await this.tools.jobs.progress(this.job.id, this.rowsRead, this.workbook.rowCount);
     } finally {
