@@ -250,7 +250,9 @@ export class SampleWriter {
     const byCode = new Map<string, ResolvedWrite[]>();
     for (const write of writes) {
       const code = write.columns.registryCode as string;
-      byCode.set(code, [...(byCode.get(code) ?? []), write]);
+      const group = byCode.get(code);
+      if (group) group.push(write);
+      else byCode.set(code, [write]);
     }
     for (const [code, group] of byCode) {
       const minted = await this.minter.mint(manager, code, group.length, options);
