@@ -30,8 +30,12 @@ import { NewRowCheck, NewRowChecks } from './new-row-checks';
 import { RowClaims } from './row-claims';
 
 const INSERT_CHUNK = 1000;
-/** Chunks inserting at once: one in PostgreSQL, the next one's rows built and queued behind it. */
-const CHUNKS_IN_FLIGHT = 2;
+/**
+ * Chunks inserting at once: one in PostgreSQL, the next ones queued behind it, so that neither the
+ * worker nor PostgreSQL waits out the other's slower moments (2 → 3: 50,000 rows into 1,000,000
+ * 10.1-12.4 → 9.8-11.1 s in alternating runs on two vCPUs, ~8 MB more at the peak).
+ */
+const CHUNKS_IN_FLIGHT = 3;
 /**
  * Rows checked or prepared between two turns of the event loop while a chunk is being inserted. The
  * rows come from a buffered file and their references are mostly known already, so handling them
