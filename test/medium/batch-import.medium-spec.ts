@@ -171,6 +171,56 @@ describe('batch import, rows checked inline or on threads', () => {
     expect(await countSamples(tag)).toBe(0);
   }, 120_000);
 
+  it('stores the columns every row shares once for the chunk, and each row as it was sent', async () => {
+    const sent: unknown[][] = [];
+    const original = Client.prototype.query;
+    Client.prototype.query = function (this: Client, ...args: unknown[]) {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text;
+      if (text?.startsWith('INSERT INTO sample (')) sent.push(args[1] as unknown[]);
+      return (original as (...values: unknown[]) => unknown).apply(this, args);
+    } as typeof Client.prototype.query;
+    const tag = randomUUID().slice(0, 8);
+    let outcome: Awaited<ReturnType<typeof runBatch>>;
+    try {
+      outcome = await runBatch(inline, [good(tag, 0), good(tag, 1), ['Core', `${tag}-2`, null, 10, -20, null, null]]);
+    } finally {
+      Client.prototype.query = original;
+    }
+    expect(outcome.status).toBe('completed');
+    const [rows, constants] = sent[0].map((value) => JSON.parse(String(value)) as Record<string, unknown>);
+    // Shared: the batch, the owner, the code, the object type, the longitude. Each row's own: its
+    // name, IGSN, external id and latitude, and the time it was prepared at (a Date of its own).
+    expect(Object.keys(constants)).toEqual(
+      expect.arrayContaining(['batch_id', 'user_owner_id', 'registry_code', 'object_type_id', 'longitude']),
+    );
+    expect((rows as unknown as Record<string, unknown>[]).map((row) => Object.keys(row).sort())).toEqual([
+      ['created_at', 'external_sample_id', 'igsn', 'latitude', 'name', 'updated_at'],
+      ['created_at', 'external_sample_id', 'igsn', 'latitude', 'name', 'updated_at'],
+      ['created_at', 'igsn', 'latitude', 'name', 'updated_at'],
+    ]);
+    const stored = await inline.get(DataSource).query<Record<string, unknown>[]>(
+      `SELECT name, external_sample_id, latitude::float8 AS latitude, longitude::float8 AS longitude, batch_id,
+              object_type_id, material_types, is_deactivated, created_at = updated_at AS same_time
+         FROM sample WHERE name LIKE $1 ORDER BY id`,
+      [`${tag}-%`],
+    );
+    const batchId = (outcome.result as { batch_id: number }).batch_id;
+    expect(stored).toEqual(
+      [0, 1, 2].map((i) => ({
+        name: `${tag}-${i}`,
+        external_sample_id: i < 2 ? `${tag}-ext-${i}` : null,
+        latitude: i < 2 ? 10 + i / 1000 : 10,
+        longitude: -20,
+        batch_id: batchId,
+        object_type_id: stored[0].object_type_id,
+        material_types: [],
+        is_deactivated: false,
+        same_time: true,
+      })),
+    );
+    expect(stored[0].object_type_id).toEqual(expect.any(Number));
+  }, 120_000);
+
   async function countSamples(tag: string): Promise<number> {
     const [row] = await inline
       .get(DataSource)

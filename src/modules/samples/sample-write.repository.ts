@@ -286,18 +286,27 @@ export class SampleWriteRepository {
 
   /**
    * Inserts many samples in one statement (the rows travel as one JSON parameter, keyed by column
-   * name; a column a row lacks is stored as NULL, not its default) and returns id by IGSN. A row
-   * whose IGSN is taken is skipped, not raised (it is missing from the answer); any other
-   * violation is raised.
+   * name; a column a row lacks is stored as NULL, not its default; a column in `constants` is
+   * stored with that value in every row) and returns id by IGSN. A row whose IGSN is taken is
+   * skipped, not raised (it is missing from the answer); any other violation is raised.
    */
-  async insertMany(manager: EntityManager, records: SampleRecord[], columns: string[]): Promise<Map<string, number>> {
+  async insertMany(
+    manager: EntityManager,
+    records: SampleRecord[],
+    columns: string[],
+    constants: SampleRecord = {},
+  ): Promise<Map<string, number>> {
     if (!records.length) return new Map();
     const list = columns.map((column) => `"${column}"`).join(', ');
+    const values = columns.map((column) => `${column in constants ? 'c' : 'r'}."${column}"`).join(', ');
     const inserted = await manager.query<{ id: string; igsn: string }[]>(
-      `INSERT INTO sample (${list}) SELECT ${list} FROM jsonb_populate_recordset(NULL::sample, $1::jsonb)
+      `INSERT INTO sample (${list})
+       SELECT ${values}
+         FROM jsonb_populate_recordset(NULL::sample, $1::jsonb) r,
+              jsonb_populate_record(NULL::sample, $2::jsonb) c
        ON CONFLICT (igsn) DO NOTHING
        RETURNING id, igsn`,
-      [JSON.stringify(records)],
+      [JSON.stringify(records), JSON.stringify(constants)],
     );
     return new Map(inserted.map((row) => [row.igsn, Number(row.id)]));
   }

@@ -281,8 +281,8 @@ export class SampleWriter {
     const idOf = new Map<ResolvedWrite, number>();
     let remaining = writes;
     for (let attempt = 1; remaining.length; attempt++) {
-      const { rows, columns } = this.bulkRows(manager, remaining, extra);
-      const inserted = await this.sampleWriteRepository.insertMany(manager, rows, columns);
+      const { rows, columns, constants } = this.bulkRows(manager, remaining, extra);
+      const inserted = await this.sampleWriteRepository.insertMany(manager, rows, columns, constants);
       // RETURNING order is not guaranteed: rows are matched back by their (unique) IGSN, each once.
       const skipped = remaining.filter((write) => {
         const igsn = write.columns.igsn as string;
@@ -313,15 +313,17 @@ export class SampleWriter {
 
   /**
    * The rows of a bulk insert under their database names: each `{ ...defaults, ...write.columns,
-   * ...extra }`, read in place rather than copied. A null is left out of its row: the repository
-   * stores NULL for a column a row lacks, and most of a batch row's columns are empty (less JSON to
-   * build, send and parse).
+   * ...extra }`, read in place rather than copied. A column holding the same value in every row
+   * (the batch, the owner, the registry code, most vocabulary columns of a batch) is sent once, in
+   * `constants`, not once a row; a null is left out of its row: the repository stores NULL for a
+   * column a row lacks, and most of a batch row's columns are empty (less JSON to build, send and
+   * parse).
    */
   private bulkRows(
     manager: EntityManager,
     writes: ResolvedWrite[],
     extra: Partial<Sample>,
-  ): { rows: SampleRecord[]; columns: string[] } {
+  ): { rows: SampleRecord[]; columns: string[]; constants: SampleRecord } {
     const now = this.clock.now();
     const defaults: Partial<Sample> = {
       materialTypes: [],
@@ -332,16 +334,28 @@ export class SampleWriter {
       updatedAt: now,
     };
     const columns = this.columnsOf(manager, [defaults, ...writes.map((write) => write.columns), extra]);
+    const valueOf = (write: ResolvedWrite, propertyName: string): unknown => {
+      const source = propertyName in extra ? extra : propertyName in write.columns ? write.columns : defaults;
+      return (source as Record<string, unknown>)[propertyName] ?? undefined;
+    };
+    const constants: SampleRecord = {};
+    const varying: ColumnMetadata[] = [];
+    for (const column of columns) {
+      const first = valueOf(writes[0], column.propertyName);
+      // The same value: a primitive equal, or the same object (a default's, the extra's).
+      if (writes.every((write) => valueOf(write, column.propertyName) === first)) {
+        if (first !== undefined) constants[column.databaseName] = first;
+      } else varying.push(column);
+    }
     const rows: SampleRecord[] = writes.map((write) => {
       const row: SampleRecord = {};
-      for (const { propertyName, databaseName } of columns) {
-        const source = propertyName in extra ? extra : propertyName in write.columns ? write.columns : defaults;
-        const value = (source as Record<string, unknown>)[propertyName];
-        if (value !== null && value !== undefined) row[databaseName] = value;
+      for (const { propertyName, databaseName } of varying) {
+        const value = valueOf(write, propertyName);
+        if (value !== undefined) row[databaseName] = value;
       }
       return row;
     });
-    return { rows, columns: columns.map((column) => column.databaseName) };
+    return { rows, columns: columns.map((column) => column.databaseName), constants };
   }
 
   /**
