@@ -124,6 +124,10 @@ describe('sheetRows: the rows exceljs reads, without its row and cell objects', 
         `<c r="G5" s="1"><v>not a number</v></c><c r="H5" t="inlineStr"><is></is></c><c r="J5" t="b"><v>0</v></c></row>`,
       // rows out of order, a row without a number, cells beyond Z
       `<row r="9"><c r="AA9" t="inlineStr"><is><t>far</t></is></c></row><row r="7"><c r="A7" s="1"><v>1</v></c><c r="A7"><v>2</v></c></row>`,
+      // past the first 100 rows and columns (exceljs caches the addresses of those only), a reference
+      // with more after its row, text between and after a cell's parts
+      `<row r="150"><c r="CX150" t="inlineStr"><is><t>beyond</t></is></c><c r="B150C7"><v>1</v></c>` +
+        `<c r="D150" t="str">before<f>A1</f>between<v>x</v>after</c>outside<c r="E150"><v>2</v></c></row>`,
     ];
     const read = await expectSameRows(await withSheetXml(rows.join('\n')));
     expect(read.length).toBeGreaterThanOrEqual(rows.length + 1);
@@ -133,6 +137,14 @@ describe('sheetRows: the rows exceljs reads, without its row and cell objects', 
     ['a cell without an address', '<row r="1"><c t="inlineStr"><is><t>x</t></is></c></row>', TypeError],
     ['a row without a number', '<row><c r="A1" t="inlineStr"><is><t>x</t></is></c></row>', /Invalid Address/],
     ['a column past XFD', '<row r="1"><c r="XFE1"><v>1</v></c></row>', /Out of bounds/],
+    // (exceljs fails building the cell, "A Cell needs a Row"; sheetRows on the address it checks first)
+    ['a lower-case column', '<row r="1"><c r="a1"><v>1</v></c></row>', /A Cell needs a Row|Invalid Address/],
+    ['a negative row number', '<row r="-1"><c r="A1"><v>1</v></c></row>', /Invalid Address/],
+    [
+      'a row number too large to be written with digits',
+      '<row r="1000000000000000000000"><c r="A1"><v>1</v></c></row>',
+      /Invalid Address/,
+    ],
   ])('fails as exceljs does on %s', async (_case, rowsXml, error) => {
     const buffer = await withSheetXml(rowsXml);
     const sheetPath = (await inspectWorkbookArchive(buffer, 1e8)).samplesSheet?.path as string;

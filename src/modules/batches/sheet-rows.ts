@@ -45,13 +45,65 @@ export interface SheetRow {
   values: (ExcelCellValue | undefined)[];
 }
 
-/** A cell being read: its column and the text of its formula and value, as exceljs's parse state holds them. */
+/**
+ * The cell being read: its column and the text of its formula and value, as exceljs's parse state
+ * holds them. One object for the whole sheet, reset at each `<c>`: nothing of it outlives the cell.
+ */
 interface OpenCell {
   col: number;
   type: string | undefined;
   numFmt: unknown;
-  formula: { text: string } | undefined;
-  value: { text: string } | undefined;
+  /** The formula's text, undefined when the cell has no `<f>`. */
+  formula: string | undefined;
+  /** The value's text, undefined when the cell has no `<v>`, `<is>` or `<t>`. */
+  value: string | undefined;
+}
+
+/** Where text goes: exceljs appends it to the holder last opened (`<f>`, or `<v>`/`<is>`/`<t>`), even after it closed. */
+const enum TextTarget {
+  None,
+  Formula,
+  Value,
+}
+
+/**
+ * The column of a cell reference, as exceljs's `colCache.decodeAddress(ref).col` gives it, without
+ * the address object and strings it builds for every cell past the first 100 rows and columns; any
+ * reference it would refuse (none, a column past XFD) goes to it, to fail as it does.
+ */
+function columnOf(ref: string | undefined): number {
+  if (typeof ref !== 'string') return colCache.decodeAddress(ref as unknown as string).col;
+  let col = 0;
+  let hasCol = false;
+  let hasRow = false;
+  for (let i = 0; i < ref.length; i++) {
+    const char = ref.charCodeAt(i);
+    if (!hasRow && char >= 65 && char <= 90) {
+      hasCol = true;
+      col = col * 26 + char - 64;
+    } else if (char >= 48 && char <= 57) {
+      hasRow = true;
+    } else if (hasRow && hasCol && char !== 36) {
+      break;
+    }
+  }
+  return hasCol && col <= 16384 ? col : colCache.decodeAddress(ref).col;
+}
+
+/**
+ * exceljs's check of the address it builds for a new cell (`validateAddress(encodeAddress(row,
+ * col))`): a column from A to XFD and a row number written with digits only. Only an address that
+ * fails the cheap check is built, to fail with exceljs's own error.
+ */
+function checkCellAddress(rowNumber: number, col: number): void {
+  const valid =
+    Number.isInteger(col) &&
+    col >= 1 &&
+    col <= 16384 &&
+    Number.isInteger(rowNumber) &&
+    rowNumber >= 0 &&
+    rowNumber < 1e21;
+  if (!valid) colCache.validateAddress(colCache.encodeAddress(rowNumber, col));
 }
 
 /**
@@ -71,13 +123,15 @@ export async function* sheetRows(sheet: excelStream.xlsx.WorksheetReader): Async
   let row: SheetRow | undefined;
   let rowNumFmt: unknown;
   let cellNumFmts: unknown[] = [];
-  let cell: OpenCell | undefined;
-  let current: { text: string } | undefined;
+  const cell: OpenCell = { col: 0, type: undefined, numFmt: undefined, formula: undefined, value: undefined };
+  let inCell = false;
+  let target = TextTarget.None;
   for await (const events of parseSax(iterator)) {
     const rows: SheetRow[] = [];
     for (const event of events) {
       if (event.eventType === 'text') {
-        if (current) current.text += event.value;
+        if (target === TextTarget.Formula) cell.formula += event.value;
+        else if (target === TextTarget.Value) cell.value += event.value;
         continue;
       }
       const { name } = event.value;
@@ -97,10 +151,10 @@ export async function* sheetRows(sheet: excelStream.xlsx.WorksheetReader): Async
             break;
           case 'c':
             if (row) {
-              const col = colCache.decodeAddress(attributes.r as string).col;
+              const col = columnOf(attributes.r);
               if (!(col in cellNumFmts)) {
                 // exceljs builds the cell here, from the row's number and the column (an invalid one throws).
-                colCache.validateAddress(colCache.encodeAddress(row.number, col));
+                checkCellAddress(row.number, col);
                 // A cell's format is its style's when it has one (a non-zero `s` naming a style), else its row's.
                 cellNumFmts[col] = rowNumFmt;
               }
@@ -109,16 +163,29 @@ export async function* sheetRows(sheet: excelStream.xlsx.WorksheetReader): Async
                 const style = styles.getStyleModel(styleId);
                 if (style) cellNumFmts[col] = style.numFmt;
               }
-              cell = { col, type: attributes.t, numFmt: cellNumFmts[col], formula: undefined, value: undefined };
+              cell.col = col;
+              cell.type = attributes.t;
+              cell.numFmt = cellNumFmts[col];
+              cell.formula = undefined;
+              cell.value = undefined;
+              inCell = true;
+              // The text before this cell's first holder went to the last cell's (exceljs): it is dropped.
+              target = TextTarget.None;
             }
             break;
           case 'f':
-            if (cell) current = cell.formula = { text: '' };
+            if (inCell) {
+              cell.formula = '';
+              target = TextTarget.Formula;
+            }
             break;
           case 'v':
           case 'is':
           case 't':
-            if (cell) current = cell.value = { text: '' };
+            if (inCell) {
+              cell.value = '';
+              target = TextTarget.Value;
+            }
             break;
           default:
             break;
@@ -136,10 +203,12 @@ export async function* sheetRows(sheet: excelStream.xlsx.WorksheetReader): Async
           row = undefined;
           break;
         case 'c':
-          if (row && cell) {
+          if (row && inCell) {
             const value = cellValue(cell, sharedStrings, date1904);
             if (value !== NOT_SET) row.values[cell.col] = value;
-            cell = undefined;
+            inCell = false;
+            // The text after it would go to its holder (exceljs): nothing reads it again.
+            target = TextTarget.None;
           }
           break;
         default:
@@ -161,30 +230,30 @@ function cellValue(
   date1904: unknown,
 ): ExcelCellValue | undefined | typeof NOT_SET {
   const { formula, value, type } = cell;
-  if (formula) {
-    const result = value ? (type === 'str' ? excelUtils.xmlDecode(value.text) : parseFloat(value.text)) : undefined;
+  if (formula !== undefined) {
+    const result = value !== undefined ? (type === 'str' ? excelUtils.xmlDecode(value) : parseFloat(value)) : undefined;
     // A formula with text is a Formula value, whose model keeps only the fields that are truthy; a
     // shared formula's other cells (no text) are JSON values, kept as given.
-    if (!formula.text) return { formula: formula.text, result };
-    return result ? { formula: formula.text, result } : { formula: formula.text };
+    if (!formula) return { formula, result };
+    return result ? { formula, result } : { formula };
   }
-  if (!value) return NOT_SET;
+  if (value === undefined) return NOT_SET;
   switch (type) {
     case 's': {
-      const index = parseInt(value.text, 10);
+      const index = parseInt(value, 10);
       const shared = sharedStrings ? sharedStrings[index] : { sharedString: index };
       return shared === null ? undefined : (shared as ExcelCellValue | undefined);
     }
     case 'inlineStr':
     case 'str':
-      return excelUtils.xmlDecode(value.text);
+      return excelUtils.xmlDecode(value);
     case 'e':
-      return { error: value.text };
+      return { error: value };
     case 'b':
-      return parseInt(value.text, 10) !== 0;
+      return parseInt(value, 10) !== 0;
     default:
       return excelUtils.isDateFmt(cell.numFmt)
-        ? excelUtils.excelToDate(parseFloat(value.text), date1904)
-        : parseFloat(value.text);
+        ? excelUtils.excelToDate(parseFloat(value), date1904)
+        : parseFloat(value);
   }
 }
