@@ -161,9 +161,19 @@ export class SampleReferences implements SampleReferenceLookups {
       }
       return hit;
     };
-    // Most answers are asked by a string (a term, a code): that string is its key, without JSON.
-    const key = (kind: string, ...parts: unknown[]) =>
-      parts.length === 1 && typeof parts[0] === 'string' ? `${kind}:${parts[0]}` : `${kind}${JSON.stringify(parts)}`;
+    // Most answers are asked by strings (a term in a vocabulary for a field, a code): those strings,
+    // each after its length, are the key, without JSON; a question with an object in it is keyed by
+    // its JSON. The markers keep the three forms apart.
+    const key = (kind: string, ...parts: unknown[]): string => {
+      let text = kind;
+      for (const part of parts) {
+        if (typeof part === 'string') text += `\u0002${part.length}:${part}`;
+        else if (part === undefined) text += '\u0001u';
+        else if (part === null) text += '\u0001n';
+        else return `${kind}\u0003${JSON.stringify(parts)}`;
+      }
+      return text;
+    };
     return {
       objectTypeId: (value, manager) => memo(key('ot', value), () => this.objectTypeId(value, manager)),
       termLabel: (vocabulary, label, field, manager) =>
