@@ -190,6 +190,22 @@ describe('BatchWorkbook', () => {
       expect(workbook.rowCount).toBe(3000);
       expect(workbook.igsnCells).toHaveLength(3000);
       expect(await names(workbook)).toEqual(allNames(3000));
+      // Its error report comes from the work file the rows were read into.
+      const written = await workbook.errorReport(new Map([[2, 'first row']]));
+      const report = new Workbook();
+      await report.xlsx.load(
+        written.buffer.slice(written.byteOffset, written.byteOffset + written.byteLength) as ArrayBuffer,
+      );
+      const samplesSheet = report.getWorksheet('Samples')!;
+      expect(samplesSheet.getRow(2).values).toEqual([
+        undefined,
+        'Core 0',
+        'Core',
+        'a description long enough to fill the sheet 0',
+        'IEABC0',
+        'first row',
+      ]);
+      expect(samplesSheet.rowCount).toBe(3001);
     } finally {
       await workbook.dispose();
     }

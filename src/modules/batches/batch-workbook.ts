@@ -74,11 +74,12 @@ const fromSpilled = (value: SpilledCell): CellValue =>
  * An uploaded batch workbook, read once with exceljs's streaming parsers (part by part, see
  * XlsxPartsReader). `open` reads the Metadata sheet and the Samples sheet's header; the sample rows
  * are then parsed as `rows()` asks for them, so a batch's first rows are registered while the rest
- * of the sheet is still unread. A sheet with an IGSN column is read in full first instead: the
- * IGSNs it names must be known before any row is registered (`igsnCells`). Either way each row goes
- * to a work file as it is parsed, so the worker's memory does not grow with the file, the error
- * report is written from it (no second parse of the upload), and the row, cell and byte budgets
- * stop the reading as soon as one is exceeded. `dispose()` deletes the work file.
+ * of the sheet is still unread, and the worker's memory does not grow with the file. A sheet with
+ * an IGSN column is read in full first instead, into a work file it is then replayed from: the
+ * IGSNs it names must be known before any row is registered (`igsnCells`). The row, cell and byte
+ * budgets stop the reading as soon as one is exceeded. The error report reads the rows again (from
+ * the work file, or by parsing the upload again: only a refused batch pays for it). `dispose()`
+ * deletes the work file.
  */
 export class BatchWorkbook {
   metadata: Record<string, string> = {};
@@ -94,7 +95,8 @@ export class BatchWorkbook {
   /** Every filled-in IGSN cell, for finding the samples the batch updates before it starts (read in full first). */
   igsnCells: CellValue[] = [];
   private readonly spillPath: string;
-  private sink?: FileSink;
+  /** Whether the rows were read in full first and written to the work file (a sheet with IGSNs). */
+  private spilled = false;
   /** The Samples sheet's pieces not parsed yet. */
   private pieces?: AsyncIterator<SheetRow[]>;
   /** Rows parsed with the header, not handed out yet (streaming). */
@@ -104,6 +106,8 @@ export class BatchWorkbook {
   private igsnColumn = -1;
 
   private constructor(
+    /** The upload, parsed again for the error report of a sheet read as it was registered. */
+    private readonly upload: Buffer,
     readonly sheetName: string,
     private readonly samplesPath: string,
     workDir: string,
@@ -134,7 +138,7 @@ export class BatchWorkbook {
     }
     if (!layout.samplesSheet) throw new BatchWorkbookRefused('The workbook has no Samples sheet.');
     const { name, path } = layout.samplesSheet;
-    const workbook = new BatchWorkbook(name, path, workDir, budgets, layout.declaredRows);
+    const workbook = new BatchWorkbook(buffer, name, path, workDir, budgets, layout.declaredRows);
     try {
       await workbook.load(buffer, layout);
       if (workbook.igsnColumn >= 0) await workbook.readRest();
@@ -163,7 +167,6 @@ export class BatchWorkbook {
   }
 
   private async load(buffer: Buffer, layout: WorkbookLayout): Promise<void> {
-    this.sink = new FileSink(this.spillPath);
     await this.reading(async () => {
       const parts = await XlsxPartsReader.open(workbookArchive(buffer));
       for (const sheet of layout.sheets) {
@@ -200,18 +203,16 @@ export class BatchWorkbook {
 
   /**
    * The sample rows of the next piece of the Samples sheet (the header taken on the way), counted
-   * against the budgets and spilled in one write; none once the sheet has been read.
+   * against the budgets; none once the sheet has been read.
    */
   private async nextPiece(): Promise<SheetSampleRow[]> {
     if (this.complete) return [];
     return this.reading(async () => {
       const piece = await this.pieces!.next();
       if (piece.done) {
-        await this.sink!.end();
         this.complete = true;
         return [];
       }
-      const lines: string[] = [];
       const parsed: SheetSampleRow[] = [];
       for (const row of piece.value) {
         const values = rowCells(row.values);
@@ -222,9 +223,7 @@ export class BatchWorkbook {
         if (values.every(isBlank)) continue;
         this.countRow(values);
         parsed.push([row.number, values]);
-        lines.push(JSON.stringify([row.number, ...values.map(toSpilled)]) + '\n');
       }
-      if (lines.length) await this.sink!.write(lines.join(''));
       return parsed;
     });
   }
@@ -248,10 +247,25 @@ export class BatchWorkbook {
     if (!isBlank(igsn)) this.igsnCells.push(igsn!);
   }
 
-  /** Reads (and spills) every row not read yet. */
+  /** Reads every row not read yet into the work file, the rows read with the header first. */
   private async readRest(): Promise<void> {
-    this.parsedAhead = [];
-    while (!this.complete) await this.nextPiece();
+    if (this.spilled) return;
+    const sink = new FileSink(this.spillPath);
+    try {
+      let rows = this.parsedAhead;
+      this.parsedAhead = [];
+      for (;;) {
+        // One write for the rows of a piece of the sheet.
+        const lines = rows.map(([rowNumber, values]) => JSON.stringify([rowNumber, ...values.map(toSpilled)]) + '\n');
+        if (lines.length) await this.reading(() => sink.write(lines.join('')));
+        if (this.complete) break;
+        rows = await this.nextPiece();
+      }
+      await this.reading(() => sink.end());
+      this.spilled = true;
+    } finally {
+      sink.destroy();
+    }
   }
 
   private readHeader(values: CellValue[]): void {
@@ -270,10 +284,10 @@ export class BatchWorkbook {
 
   /**
    * The sample rows in sheet order: parsed as they are asked for, or read back from the work file
-   * when the sheet was read in full first. Once, and to the end before `errorReport`.
+   * when the sheet was read in full first. Once.
    */
   async *rows(): AsyncGenerator<BatchRow> {
-    if (this.complete && !this.parsedAhead.length) {
+    if (this.spilled) {
       for await (const [rowNumber, values] of this.spilledRows()) yield this.batchRow(rowNumber, values);
       return;
     }
@@ -292,6 +306,26 @@ export class BatchWorkbook {
       if (field && !isBlank(value)) cells.set(field.key, typeof value === 'string' ? value.trim() : value);
     });
     return { rowNumber, cells };
+  }
+
+  /**
+   * The sample rows again, for the error report: from the work file, or parsed again from the upload
+   * (the same reader on the same bytes: the rows `rows()` gave, whose budgets the sheet has passed).
+   */
+  private async *rowsAgain(): AsyncGenerator<SheetSampleRow> {
+    if (this.spilled) {
+      yield* this.spilledRows();
+      return;
+    }
+    const parts = await XlsxPartsReader.open(workbookArchive(this.upload));
+    let header = true;
+    for await (const rows of sheetRows(parts.worksheet(this.samplesPath))) {
+      for (const row of rows) {
+        const values = rowCells(row.values);
+        if (header) header = false;
+        else if (!values.every(isBlank)) yield [row.number, values];
+      }
+    }
   }
 
   private async *spilledRows(): AsyncGenerator<SheetSampleRow> {
@@ -329,8 +363,7 @@ export class BatchWorkbook {
       };
       samples.getRow(1).values = withErrors(this.header, 'Errors');
       samples.getRow(1).commit();
-      await this.readRest();
-      for await (const [rowNumber, values] of this.spilledRows()) {
+      for await (const [rowNumber, values] of this.rowsAgain()) {
         const row = samples.getRow(rowNumber);
         row.values = withErrors(values, errorsByRow.get(rowNumber) ?? null);
         row.commit();
@@ -351,7 +384,6 @@ export class BatchWorkbook {
   }
 
   async dispose(): Promise<void> {
-    this.sink?.destroy();
     await this.pieces?.return?.(undefined).catch(() => undefined);
     await rm(this.spillPath, { force: true });
   }
