@@ -117,19 +117,8 @@ describe('batch import, rows checked inline or on threads', () => {
     const rows = Array.from({ length: 600 }, (_, i) => good(`${tag}-again`, i));
     rows[400] = good(tag, 0); // the stored sample's external id (and name: claimed by no other row)
     rows[400][1] = `${tag}-other-name`;
-    const statements: string[] = [];
-    const original = Client.prototype.query;
-    Client.prototype.query = function (this: Client, ...args: unknown[]) {
-      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text;
-      if (text?.includes('external_sample_id')) statements.push(text);
-      return (original as (...values: unknown[]) => unknown).apply(this, args);
-    } as typeof Client.prototype.query;
-    let outcome: Awaited<ReturnType<typeof runBatch>>;
-    try {
-      outcome = await runBatch(inline, rows);
-    } finally {
-      Client.prototype.query = original;
-    }
+    const { outcome, noted } = await noting(/external_sample_id/, () => runBatch(inline, rows));
+    const statements = noted.map((statement) => statement.text);
     expect(outcome.status).toBe('failed');
     expect((outcome.result as { errors: { row: number; message: string }[] }).errors).toEqual([
       {
@@ -146,25 +135,21 @@ describe('batch import, rows checked inline or on threads', () => {
     // Without an IGSN column the rows are read as they are registered (BatchWorkbook.open): the
     // budget is met after two chunks of 1,000 rows went to PostgreSQL, in the batch's transaction.
     const budgeted = await createMediumContext({ config: testConfig({ BATCH_MAX_CELLS: '13000' }) });
-    const inserts: string[] = [];
-    const original = Client.prototype.query;
-    Client.prototype.query = function (this: Client, ...args: unknown[]) {
-      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text;
-      if (text?.startsWith('INSERT INTO sample (')) inserts.push(text);
-      return (original as (...values: unknown[]) => unknown).apply(this, args);
-    } as typeof Client.prototype.query;
     const tag = randomUUID().slice(0, 8);
+    let inserts: unknown[];
     try {
-      const outcome = await runBatch(
-        budgeted,
-        Array.from({ length: 2600 }, (_, i) => good(tag, i)), // 6 filled-in cells a row
+      const { outcome, noted } = await noting(/^INSERT INTO sample \(/, () =>
+        runBatch(
+          budgeted,
+          Array.from({ length: 2600 }, (_, i) => good(tag, i)), // 6 filled-in cells a row
+        ),
       );
       expect(outcome).toMatchObject({
         status: 'failed',
         errorMessage: 'The Samples sheet has more than 13000 filled-in cells; split it into smaller batches.',
       });
+      inserts = noted;
     } finally {
-      Client.prototype.query = original;
       await budgeted.close();
     }
     expect(inserts.length).toBeGreaterThanOrEqual(1);
@@ -172,22 +157,12 @@ describe('batch import, rows checked inline or on threads', () => {
   }, 120_000);
 
   it('stores the columns every row shares once for the chunk, and each row as it was sent', async () => {
-    const sent: unknown[][] = [];
-    const original = Client.prototype.query;
-    Client.prototype.query = function (this: Client, ...args: unknown[]) {
-      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text;
-      if (text?.startsWith('INSERT INTO sample (')) sent.push(args[1] as unknown[]);
-      return (original as (...values: unknown[]) => unknown).apply(this, args);
-    } as typeof Client.prototype.query;
     const tag = randomUUID().slice(0, 8);
-    let outcome: Awaited<ReturnType<typeof runBatch>>;
-    try {
-      outcome = await runBatch(inline, [good(tag, 0), good(tag, 1), ['Core', `${tag}-2`, null, 10, -20, null, null]]);
-    } finally {
-      Client.prototype.query = original;
-    }
+    const { outcome, noted } = await noting(/^INSERT INTO sample \(/, () =>
+      runBatch(inline, [good(tag, 0), good(tag, 1), ['Core', `${tag}-2`, null, 10, -20, null, null]]),
+    );
     expect(outcome.status).toBe('completed');
-    const [rows, constants] = sent[0].map((value) => JSON.parse(String(value)) as Record<string, unknown>);
+    const [rows, constants] = noted[0].values.map((value) => JSON.parse(String(value)) as Record<string, unknown>);
     // Shared: the batch, the owner, the code, the object type, the longitude. Each row's own: its
     // name, IGSN, external id and latitude, and the time it was prepared at (a Date of its own).
     expect(Object.keys(constants)).toEqual(
@@ -220,6 +195,22 @@ describe('batch import, rows checked inline or on threads', () => {
     );
     expect(stored[0].object_type_id).toEqual(expect.any(Number));
   }, 120_000);
+
+  /** Runs `run`, noting the statements (text and values) sent meanwhile whose text matches `pattern`. */
+  async function noting<T>(pattern: RegExp, run: () => Promise<T>) {
+    const noted: { text: string; values: unknown[] }[] = [];
+    const original = Client.prototype.query;
+    Client.prototype.query = function (this: Client, ...args: unknown[]) {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text;
+      if (text && pattern.test(text)) noted.push({ text, values: args[1] as unknown[] });
+      return (original as (...values: unknown[]) => unknown).apply(this, args);
+    } as typeof Client.prototype.query;
+    try {
+      return { outcome: await run(), noted };
+    } finally {
+      Client.prototype.query = original;
+    }
+  }
 
   async function countSamples(tag: string): Promise<number> {
     const [row] = await inline
