@@ -109,7 +109,8 @@ export class BatchRegistrationService implements OnModuleDestroy {
     let workbook: BatchWorkbook | undefined;
     try {
       await this.uploader(batch); // before the work of reading the file
-      workbook = await this.readWorkbook(upload.content, attempt);
+      // The first rows, or all of them when the sheet names IGSNs; its failures are mapped below.
+      workbook = await BatchWorkbook.open(upload.content, this.budgets(), await privateWorkDir());
       await new BatchImport(
         this.tools,
         {
@@ -126,7 +127,7 @@ export class BatchRegistrationService implements OnModuleDestroy {
       // be planned on statistics that describe the table before it.
       await this.sampleWriteRepository.refreshStatistics(`batch ${batch.id}`);
     } catch (caught) {
-      // The rows are read as they are registered: the workbook's refusals may come from either step.
+      // The rows are read as they are registered: the workbook's failures come from opening it or from the import.
       const error = this.workbookFailure(caught, attempt);
       if (error instanceof BatchRejected) {
         let resultFileId: string | null = null;
@@ -152,15 +153,6 @@ export class BatchRegistrationService implements OnModuleDestroy {
       throw error; // unexpected: BullMQ retries with back-off
     } finally {
       await workbook?.dispose();
-    }
-  }
-
-  /** The upload opened (its first rows, or all of them when it names IGSNs) within the budgets. */
-  private async readWorkbook(content: Buffer, attempt: number): Promise<BatchWorkbook> {
-    try {
-      return await BatchWorkbook.open(content, this.budgets(), await privateWorkDir());
-    } catch (error) {
-      throw this.workbookFailure(error, attempt);
     }
   }
 

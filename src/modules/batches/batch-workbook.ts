@@ -149,18 +149,6 @@ export class BatchWorkbook {
     }
   }
 
-  /** Opens the workbook and reads every row of it (`rowCount` and `igsnCells` final). */
-  static async read(buffer: Buffer, budgets: BatchBudgets, workDir: string): Promise<BatchWorkbook> {
-    const workbook = await BatchWorkbook.open(buffer, budgets, workDir);
-    try {
-      await workbook.readRest();
-      return workbook;
-    } catch (error) {
-      await workbook.dispose();
-      throw error;
-    }
-  }
-
   /** The number of sample rows: final once `complete`, else what the sheet declares (if it does). */
   get expectedRows(): number | undefined {
     return this.complete ? this.rowCount : this.declaredRows;
