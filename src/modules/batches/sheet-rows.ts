@@ -1,14 +1,15 @@
 import { stream as excelStream } from 'exceljs';
 import { Readable } from 'node:stream';
+import { SheetXmlHandler, SheetXmlScanner } from './sheet-xml';
 
 /*
- * exceljs 4.4's own helpers (pinned by the lockfile, as XlsxPartsReader's parts are): the XML
- * events of its worksheet reader, the column letters' cache, and its text and date conversions.
+ * exceljs 4.4's own helpers (pinned by the lockfile, as XlsxPartsReader's parts are): the decoding
+ * of its worksheet reader's XML, the column letters' cache, and its text and date conversions.
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
-const parseSax = require('exceljs/lib/utils/parse-sax') as (
-  iterable: AsyncIterable<unknown>,
-) => AsyncGenerator<SaxEvent[]>;
+const { bufferToString } = require('exceljs/lib/utils/browser-buffer-decode') as {
+  bufferToString(chunk: Buffer | string): string;
+};
 const colCache = require('exceljs/lib/utils/col-cache') as {
   decodeAddress(ref: string): { col: number };
   encodeAddress(row: number, col: number): string;
@@ -20,11 +21,6 @@ const excelUtils = require('exceljs/lib/utils/utils') as {
   excelToDate(value: number, date1904: unknown): Date;
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
-
-type SaxEvent =
-  | { eventType: 'opentag'; value: { name: string; attributes: Record<string, string | undefined> } }
-  | { eventType: 'closetag'; value: { name: string } }
-  | { eventType: 'text'; value: string };
 
 /** What exceljs's WorksheetReader keeps of the workbook it belongs to and of its part. */
 interface ReaderInternals {
@@ -107,116 +103,145 @@ function checkCellAddress(rowNumber: number, col: number): void {
 }
 
 /**
- * The rows of a sheet, a few at a time, read from exceljs's XML events with exceljs's worksheet parse, but without
- * the row, cell and value objects it builds for each (and their styles merged per cell), which a
- * batch does not use: most of the reader's cost for a 50,000-row sheet. Each row's `values` are those
- * exceljs's `row.values` holds for the same XML — the same value types (a formula's copied model, a
- * shared string's rich text, an error, a date by the cell's or the row's number format) and the same
- * cells left out (those without a value); the unit tests compare both on the same workbooks.
+ * The rows of a sheet, a few at a time, read with exceljs's worksheet parse, but without the row,
+ * cell and value objects it builds for each (and their styles merged per cell), which a batch does
+ * not use, and without saxes's objects for every tag and attribute (SheetXmlScanner): most of the
+ * reader's cost for a 50,000-row sheet. Each row's `values` are those exceljs's `row.values` holds for
+ * the same XML — the same value types (a formula's copied model, a shared string's rich text, an
+ * error, a date by the cell's or the row's number format) and the same cells left out (those without
+ * a value); the unit tests compare both on the same workbooks, and XML that saxes refuses fails.
  */
 export async function* sheetRows(sheet: excelStream.xlsx.WorksheetReader): AsyncGenerator<SheetRow[]> {
   const { iterator, workbook } = sheet as unknown as ReaderInternals;
-  const { sharedStrings, styles, properties } = workbook;
-  const date1904 = properties?.model?.date1904;
-
-  let inRows = false;
-  let row: SheetRow | undefined;
-  let rowNumFmt: unknown;
-  let cellNumFmts: unknown[] = [];
-  const cell: OpenCell = { col: 0, type: undefined, numFmt: undefined, formula: undefined, value: undefined };
-  let inCell = false;
-  let target = TextTarget.None;
-  for await (const events of parseSax(iterator)) {
-    const rows: SheetRow[] = [];
-    for (const event of events) {
-      if (event.eventType === 'text') {
-        if (target === TextTarget.Formula) cell.formula += event.value;
-        else if (target === TextTarget.Value) cell.value += event.value;
-        continue;
-      }
-      const { name } = event.value;
-      if (event.eventType === 'opentag') {
-        const { attributes } = event.value;
-        switch (name) {
-          case 'sheetData':
-            inRows = true;
-            break;
-          case 'row':
-            if (inRows) {
-              row = { number: parseInt(attributes.r as string, 10), values: [] };
-              cellNumFmts = [];
-              rowNumFmt = undefined;
-              if (attributes.s) rowNumFmt = styles.getStyleModel(parseInt(attributes.s, 10))?.numFmt;
-            }
-            break;
-          case 'c':
-            if (row) {
-              const col = columnOf(attributes.r);
-              if (!(col in cellNumFmts)) {
-                // exceljs builds the cell here, from the row's number and the column (an invalid one throws).
-                checkCellAddress(row.number, col);
-                // A cell's format is its style's when it has one (a non-zero `s` naming a style), else its row's.
-                cellNumFmts[col] = rowNumFmt;
-              }
-              const styleId = parseInt(attributes.s as string, 10);
-              if (styleId) {
-                const style = styles.getStyleModel(styleId);
-                if (style) cellNumFmts[col] = style.numFmt;
-              }
-              cell.col = col;
-              cell.type = attributes.t;
-              cell.numFmt = cellNumFmts[col];
-              cell.formula = undefined;
-              cell.value = undefined;
-              inCell = true;
-              // The text before this cell's first holder went to the last cell's (exceljs): it is dropped.
-              target = TextTarget.None;
-            }
-            break;
-          case 'f':
-            if (inCell) {
-              cell.formula = '';
-              target = TextTarget.Formula;
-            }
-            break;
-          case 'v':
-          case 'is':
-          case 't':
-            if (inCell) {
-              cell.value = '';
-              target = TextTarget.Value;
-            }
-            break;
-          default:
-            break;
-        }
-        continue;
-      }
-      switch (name) {
-        case 'sheetData':
-          inRows = false;
-          break;
-        case 'row':
-          // (exceljs hands on a row it never opened, one outside the sheet's data, as null, and the reader fails on it.)
-          if (!row) throw new Error('The sheet has a row outside its data.');
-          rows.push(row);
-          row = undefined;
-          break;
-        case 'c':
-          if (row && inCell) {
-            const value = cellValue(cell, sharedStrings, date1904);
-            if (value !== NOT_SET) row.values[cell.col] = value;
-            inCell = false;
-            // The text after it would go to its holder (exceljs): nothing reads it again.
-            target = TextTarget.None;
-          }
-          break;
-        default:
-          break;
-      }
-    }
+  const reader = new SheetRowsReader(workbook);
+  for await (const piece of iterator) {
+    // Each piece decoded on its own, as exceljs's parse does (a character cut in two reads as U+FFFD).
+    reader.scanner.write(bufferToString(piece as Buffer));
     // The rows of each piece of the part at once (a promise a piece, not a row).
+    const rows = reader.takeRows();
     if (rows.length) yield rows;
+  }
+}
+
+/** exceljs's WorksheetReader.parse on the scanner's tags and text, keeping only what `row.values` needs. */
+class SheetRowsReader implements SheetXmlHandler {
+  readonly scanner = new SheetXmlScanner(this);
+  private rows: SheetRow[] = [];
+  private inRows = false;
+  private row: SheetRow | undefined;
+  private rowNumFmt: unknown;
+  private cellNumFmts: unknown[] = [];
+  private readonly cell: OpenCell = {
+    col: 0,
+    type: undefined,
+    numFmt: undefined,
+    formula: undefined,
+    value: undefined,
+  };
+  private inCell = false;
+  private target = TextTarget.None;
+  private readonly sharedStrings: unknown[] | undefined;
+  private readonly styles: ReaderInternals['workbook']['styles'];
+  private readonly date1904: unknown;
+
+  constructor(workbook: ReaderInternals['workbook']) {
+    this.sharedStrings = workbook.sharedStrings;
+    this.styles = workbook.styles;
+    this.date1904 = workbook.properties?.model?.date1904;
+  }
+
+  takeRows(): SheetRow[] {
+    const { rows } = this;
+    this.rows = [];
+    return rows;
+  }
+
+  text(text: string): void {
+    if (this.target === TextTarget.Formula) this.cell.formula += text;
+    else if (this.target === TextTarget.Value) this.cell.value += text;
+  }
+
+  openTag(name: string): void {
+    const { cell, scanner } = this;
+    switch (name) {
+      case 'sheetData':
+        this.inRows = true;
+        break;
+      case 'row':
+        if (this.inRows) {
+          this.row = { number: parseInt(scanner.attribute('r') as string, 10), values: [] };
+          this.cellNumFmts = [];
+          this.rowNumFmt = undefined;
+          const style = scanner.attribute('s');
+          if (style) this.rowNumFmt = this.styles.getStyleModel(parseInt(style, 10))?.numFmt;
+        }
+        break;
+      case 'c':
+        if (this.row) {
+          const col = columnOf(scanner.attribute('r'));
+          if (!(col in this.cellNumFmts)) {
+            // exceljs builds the cell here, from the row's number and the column (an invalid one throws).
+            checkCellAddress(this.row.number, col);
+            // A cell's format is its style's when it has one (a non-zero `s` naming a style), else its row's.
+            this.cellNumFmts[col] = this.rowNumFmt;
+          }
+          const styleId = parseInt(scanner.attribute('s') as string, 10);
+          if (styleId) {
+            const style = this.styles.getStyleModel(styleId);
+            if (style) this.cellNumFmts[col] = style.numFmt;
+          }
+          cell.col = col;
+          cell.type = scanner.attribute('t');
+          cell.numFmt = this.cellNumFmts[col];
+          cell.formula = undefined;
+          cell.value = undefined;
+          this.inCell = true;
+          // The text before this cell's first holder went to the last cell's (exceljs): it is dropped.
+          this.target = TextTarget.None;
+        }
+        break;
+      case 'f':
+        if (this.inCell) {
+          cell.formula = '';
+          this.target = TextTarget.Formula;
+        }
+        break;
+      case 'v':
+      case 'is':
+      case 't':
+        if (this.inCell) {
+          cell.value = '';
+          this.target = TextTarget.Value;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  closeTag(name: string): void {
+    switch (name) {
+      case 'sheetData':
+        this.inRows = false;
+        break;
+      case 'row':
+        // (exceljs hands on a row it never opened, one outside the sheet's data, as null, and the reader fails on it.)
+        if (!this.row) throw new Error('The sheet has a row outside its data.');
+        this.rows.push(this.row);
+        this.row = undefined;
+        break;
+      case 'c':
+        if (this.row && this.inCell) {
+          const value = cellValue(this.cell, this.sharedStrings, this.date1904);
+          if (value !== NOT_SET) this.row.values[this.cell.col] = value;
+          this.inCell = false;
+          // The text after it would go to its holder (exceljs): nothing reads it again.
+          this.target = TextTarget.None;
+        }
+        break;
+      default:
+        break;
+    }
   }
 }
 
