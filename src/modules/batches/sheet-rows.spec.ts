@@ -1,4 +1,6 @@
 import { Workbook } from 'exceljs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as XLSX from 'xlsx';
 import { zip } from '../../../test/support/zip';
 import { rowCells } from './batch-workbook';
@@ -88,6 +90,14 @@ describe('sheetRows: the rows exceljs reads, without its row and cell objects', 
   it('reads a workbook exceljs writes as exceljs does (every kind of value, sparse, styled and merged rows)', async () => {
     const rows = await expectSameRows(await exceljsWorkbook());
     expect(rows.length).toBeGreaterThan(6);
+  });
+
+  it("reads every sheet of SESAR2's filled-in batch template as exceljs does", async () => {
+    const template = readFileSync(
+      join(__dirname, '../../../test/fixtures/batch/sesar2_template_v8_reconstructed_filled.xlsx'),
+    );
+    const rows = await expectSameRows(template);
+    expect(rows.length).toBeGreaterThan(3);
   });
 
   it.each([true, false])('reads a workbook SheetJS writes as exceljs does (shared strings: %s)', async (bookSST) => {
