@@ -1,5 +1,5 @@
 import { SaxesParser } from 'saxes';
-import { SheetXmlError, SheetXmlScanner } from './sheet-xml';
+import { MAX_PENDING, SheetXmlError, SheetXmlScanner } from './sheet-xml';
 
 /** What a reader of the rows sees: tags with their attributes, and the text between them joined. */
 type Event = ['open', string, Record<string, string>] | ['text', string] | ['close', string];
@@ -141,6 +141,23 @@ describe('SheetXmlScanner: what saxes reports to exceljs, without its objects', 
       ['open', 'a', {}],
     ]);
     for (const pieces of cuts(xml)) expect(() => byScanner(pieces, [])).toThrow(/entity/);
+  });
+
+  it('reads a long text across many pieces, and refuses one longer than MAX_PENDING (scanned again with every piece)', () => {
+    const read = (text: string) => {
+      let seen = '';
+      const scanner = new SheetXmlScanner({
+        openTag: () => undefined,
+        text: (t) => (seen += t),
+        closeTag: () => undefined,
+      });
+      const xml = `<a><v>${text}</v></a>`;
+      for (let at = 0; at < xml.length; at += 16384) scanner.write(xml.slice(at, at + 16384));
+      return seen;
+    };
+    const long = 'x'.repeat(MAX_PENDING - 100);
+    expect(read(long)).toBe(long);
+    expect(() => read('x'.repeat(MAX_PENDING + 32768))).toThrow(/longer than/);
   });
 
   it('reports nothing of a part cut short, as exceljs never tells saxes the part ended', () => {

@@ -61,6 +61,9 @@ const enum Place {
   Epilog,
 }
 
+/** The longest text or markup the scanner waits for the end of, across pieces. */
+export const MAX_PENDING = 1 << 20;
+
 /** A part of the XML that ends past the text received so far: wait for more. */
 const INCOMPLETE = -1;
 
@@ -72,10 +75,11 @@ const INCOMPLETE = -1;
  * `--` in a comment, characters XML disallows, a misplaced or malformed XML declaration — without
  * the objects saxes builds for every tag and attribute (the larger part of reading a 50,000-row
  * sheet). Like exceljs's reader, it never checks that the document ended (a truncated part yields
- * what it holds). Two differences, on purpose: a document type declaration is refused (OOXML parts
- * may not have one; saxes would skip it), and so is a bare `&` in text at once (saxes, never told
- * that the part ended, reads everything after it as an entity's name: it fails at the next `;`, or
- * reports nothing more — a sheet's later rows silently lost).
+ * what it holds). Three differences, on purpose, all refusals: a text or tag longer than
+ * MAX_PENDING characters (it would be scanned again with every piece until it ends); a document
+ * type declaration (OOXML parts may not have one; saxes would skip it); a bare `&` in text, at
+ * once (saxes, never told that the part ended, reads everything after it as an entity's name: it
+ * fails at the next `;`, or reports nothing more — a sheet's later rows silently lost).
  */
 export class SheetXmlScanner {
   /** Text received and not yet scanned (a part of the XML cut by the end of a piece). */
@@ -120,8 +124,11 @@ export class SheetXmlScanner {
     for (;;) {
       const lt = xml.indexOf('<', position);
       if (lt < 0) {
-        // Outside the root, text is refused as it comes, not once markup follows it.
-        if (this.place !== Place.Root) this.characters(xml, position, xml.length);
+        // Outside the root, text is refused as it comes (and blanks let go), not once markup follows it.
+        if (this.place !== Place.Root) {
+          this.characters(xml, position, xml.length);
+          position = xml.length;
+        }
         break;
       }
       if (lt > position) this.characters(xml, position, lt);
@@ -135,6 +142,9 @@ export class SheetXmlScanner {
     // Text is reported once the markup after it arrives (an entity may be cut by the end of a piece).
     this.pending = xml.slice(position);
     this.consumed += position;
+    // What is pending is scanned again with the next piece: bounded, so that a huge text or tag
+    // cannot make reading the part quadratic (a cell holds at most 32,767 characters in Excel).
+    if (this.pending.length > MAX_PENDING) fail(`a text or tag longer than ${MAX_PENDING} characters.`);
   }
 
   private characters(xml: string, start: number, end: number): void {
