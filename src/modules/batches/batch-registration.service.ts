@@ -21,6 +21,7 @@ import { ObjectTypeResolver } from '../vocabularies/object-type.resolver';
 import { BatchHistory } from './batch-history.entity';
 import { BatchHistoryRepository } from './batch-history.repository';
 import { BatchBudgets, BatchWorkbook, BatchWorkbookRefused, BatchWorkbookUnreadable } from './batch-workbook';
+import { collectAfterBatch } from './import/worker-heap';
 import { BatchImport, BatchImportTools } from './import/batch-import';
 import { BatchRejected } from './import/batch-rejected';
 import { InlineRowChecks, NewRowChecks, PooledRowChecks } from './import/new-row-checks';
@@ -76,6 +77,9 @@ export class BatchRegistrationService implements OnModuleDestroy {
     if (validationThreads > 0) this.validationPool = new RowValidationPool(validationThreads);
   }
 
+  /** Batch jobs running in this process (WORKER_CONCURRENCY may run several). */
+  private running = 0;
+
   async onModuleDestroy(): Promise<void> {
     await this.validationPool?.close();
   }
@@ -96,6 +100,16 @@ export class BatchRegistrationService implements OnModuleDestroy {
 
   /** Runs one job; returns quietly when there is nothing (left) to do. */
   async run(jobId: string): Promise<void> {
+    this.running++;
+    try {
+      await this.runJob(jobId);
+    } finally {
+      // The last batch running in this process is done: its memory goes back (collectAfterBatch).
+      if (--this.running === 0) collectAfterBatch();
+    }
+  }
+
+  private async runJob(jobId: string): Promise<void> {
     const job = await this.backgroundJobsService.start(jobId);
     if (!job) return;
     const attempt = job.attempts;
