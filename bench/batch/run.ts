@@ -12,7 +12,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -180,13 +179,6 @@ interface BatchRun {
   samples: number;
 }
 
-/** User + system CPU seconds of a process so far (/proc/<pid>/stat, clock ticks of 1/100 s). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 /** A running API and worker on one database, with a developer token of the bench user. */
 interface Stack {
   databaseUrl: string;
@@ -254,10 +246,10 @@ async function runBatch(
   form.append('file', new Blob([file]), `${tag}.xlsx`);
   stack.worker.resetPeak();
   const rssBeforeMb = stack.worker.memory('VmRSS') / 1024 / 1024;
-  const cpuBefore = cpuSeconds(stack.worker.pid);
   const backends = new Client({ connectionString: stack.databaseUrl });
   await backends.connect();
   const cpu = startCpuWatch(async () => ({
+    worker: [stack.worker.pid],
     postgres: (
       await backends.query<{ pid: number }>(
         "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'",
@@ -298,7 +290,7 @@ async function runBatch(
     acceptedMs,
     seconds,
     peakRssMb: stack.worker.memory('VmHWM') / 1024 / 1024,
-    workerCpuS: cpuSeconds(stack.worker.pid) - cpuBefore,
+    workerCpuS: share?.cpuSeconds?.worker ?? Number.NaN,
     postgresCpuS: share?.cpuSeconds?.postgres,
     machineBusy: share?.machineBusy,
     samples: job.result?.sample_count ?? 0,

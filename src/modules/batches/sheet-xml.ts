@@ -88,8 +88,6 @@ export class SheetXmlScanner {
   private place = Place.Prolog;
   /** How much of the document came before `pending`. */
   private consumed = 0;
-  /** Where the markup being read starts in the document. */
-  private at = 0;
   /** The text being scanned (what attribute offsets refer to). */
   private xml = '';
   /** The opened element's attributes, as offsets in `xml`: name start and end, value start and end. */
@@ -162,7 +160,6 @@ export class SheetXmlScanner {
   /** The markup starting at `lt`; returns where it ends, or INCOMPLETE. */
   private markup(xml: string, lt: number): number {
     const next = xml.charCodeAt(lt + 1);
-    this.at = this.consumed + lt;
     if (Number.isNaN(next)) return INCOMPLETE;
     if (next === SLASH) return this.closeTag(xml, lt);
     if (next === QUESTION) return this.instruction(xml, lt);
@@ -251,10 +248,12 @@ export class SheetXmlScanner {
     // Its entities are checked now, though decoded only if the attribute is asked for.
     if (special) attributeValue(xml.slice(valueStart, i));
     const offsets = this.attributeOffsets;
-    const length = nameEnd - start;
-    for (let a = 0; a < this.attributeCount; a++) {
-      if (offsets[a * 4 + 1] - offsets[a * 4] === length && xml.startsWith(xml.slice(start, nameEnd), offsets[a * 4])) {
-        fail(`duplicate attribute: ${xml.slice(start, nameEnd)}.`);
+    if (this.attributeCount) {
+      const name = xml.slice(start, nameEnd);
+      for (let a = 0; a < this.attributeCount; a++) {
+        if (offsets[a * 4 + 1] - offsets[a * 4] === name.length && xml.startsWith(name, offsets[a * 4])) {
+          fail(`duplicate attribute: ${name}.`);
+        }
       }
     }
     const at = this.attributeCount * 4;
@@ -300,7 +299,8 @@ export class SheetXmlScanner {
     const target = body.slice(0, nameEnd);
     if (!isName(target)) fail('disallowed character in processing instruction name.');
     if (target.toLowerCase() === 'xml') {
-      if (target !== 'xml' || this.at !== 0) {
+      // At the start of the document: nothing consumed before this buffer, nothing before it in it.
+      if (target !== 'xml' || this.consumed + lt !== 0) {
         fail('an XML declaration must be at the start of the document.');
       }
       checkXmlDeclaration(body.slice(nameEnd));
