@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { AppLogger } from './core/logging/logging.module';
 import { bootstrapConfig } from './core/config/bootstrap-config';
 import { prepareDatabase } from './core/database/prepare-database';
+import { lowerWorkerPriority } from './core/queue/worker-priority';
 import { collectWorkerGarbageSooner } from './modules/batches/import/worker-heap';
 import { WorkerModule } from './worker.module';
 
@@ -21,7 +22,11 @@ async function bootstrap(): Promise<void> {
   app.useLogger(app.get(AppLogger));
   app.enableShutdownHooks();
   await app.init();
-  app.get(AppLogger).log(`Worker started (concurrency ${config.worker.concurrency})`, 'Bootstrap');
+  const priority = lowerWorkerPriority(config.worker.niceness);
+  const logger = app.get(AppLogger);
+  if (priority.refused)
+    logger.warn(`WORKER_NICE=${priority.niceness} not applied to every thread: ${priority.refused}`, 'Bootstrap');
+  logger.log(`Worker started (concurrency ${config.worker.concurrency}, niceness ${priority.niceness})`, 'Bootstrap');
 }
 
 bootstrap().catch((error: unknown) => {

@@ -93,6 +93,8 @@ export interface AppConfig {
     lockDurationMs: number;
     /** How often workers look for jobs whose worker died. */
     stalledIntervalMs: number;
+    /** The worker process's niceness (0: the one it started with): below the API's priority by default. */
+    niceness: number;
   };
   auth: {
     jwtSecret: string;
@@ -319,6 +321,7 @@ export function loadAppConfig(env: Env): AppConfig {
       concurrency: integer(env, 'WORKER_CONCURRENCY', 2, 1, 64),
       lockDurationMs: integer(env, 'WORKER_LOCK_DURATION_MS', 30000, 1000, 3600000),
       stalledIntervalMs: integer(env, 'WORKER_STALLED_INTERVAL_MS', 30000, 1000, 3600000),
+      niceness: integer(env, 'WORKER_NICE', 10, 0, 19),
     },
     auth: {
       jwtSecret,
