@@ -194,8 +194,9 @@ function report(
   facts: DataSetFacts,
   scenarios: ScenarioReport[],
   plans: { title: string; plan: string }[],
-  bareFetch: number | undefined,
+  baseline: ScenarioEnvironment['baseline'],
 ): string {
+  const bareFetch = baseline.fetchPerSecond;
   const digits = (figure: Figure) =>
     figure.kind === 'rate' || Number.isInteger(figure.api) ? 0 : figure.kind === 'count' ? 2 : 1;
   const other = (share?: CpuShare) => (share ? `${share.foreign.toFixed(0)}%` : 'n/a');
@@ -266,7 +267,9 @@ function report(
     bareFetch === undefined
       ? 'The bare NestJS + pg app was not measured in this run (the fetch scenario did not run).'
       : `The bare NestJS + pg app (bench/samples/bare-app.ts: the same fetch and list statements, one pg pool, ` +
-        `no auth, logging or validation) fetched ${formatNumber(bareFetch, 0)} samples/s in this run; ` +
+        `no auth, logging or validation) fetched ${formatNumber(bareFetch, 0)} samples/s in this run ` +
+        `(the mean of ${(baseline.fetchRuns ?? []).map((rate) => `${formatNumber(rate, 0)}/s`).join(' before and ')} ` +
+        `after the API's fetch runs); ` +
         '"API ÷ bare fetch" is every rate as a ratio to it — the figure to compare across machines.',
     '',
     markdownTable(
@@ -547,7 +550,7 @@ async function main(): Promise<void> {
   const reports = scenarios
     .sort((a, b) => a.order - b.order || a.processes - b.processes)
     .flatMap((scenario) => scenario.reports);
-  const markdown = report(version, settings, machineLine, facts, reports, plans, shared.baseline.fetchPerSecond);
+  const markdown = report(version, settings, machineLine, facts, reports, plans, shared.baseline);
   const file = join(
     __dirname,
     `results${settings.samples === 1_000_000 ? '' : `-${sizeLabel(settings.samples)}`}${settings.standbyUrl ? '-standby' : ''}.md`,
