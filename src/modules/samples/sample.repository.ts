@@ -125,7 +125,7 @@ export class SampleRepository {
     if (statement === undefined) {
       const whole = byIgsnWithState(suffix, state).toQuery();
       if (whole.values.length !== values.length || whole.values.some((value, n) => value !== values[n])) {
-        throw new Error('byIgsnWithState: the state fragment shares a parameter with the statement');
+        throw new Error("byIgsnWithState: the statement's parameters are not the state's followed by the IGSN");
       }
       statement = { name: `sample_by_igsn_with_state_${BY_IGSN_WITH_STATE.size}`, text: whole.text };
       BY_IGSN_WITH_STATE.set(stateQuery.text, statement);
