@@ -1,5 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { getPriority, setPriority } from 'node:os';
 import { lowerWorkerPriority } from './worker-priority';
 
@@ -51,5 +53,19 @@ describe('lowerWorkerPriority', () => {
     expect(lowerWorkerPriority(0, `/proc/${pid}/task`)).toEqual({ niceness: 0, threads: 0 });
 
     expect(new Set(threadNiceness(pid))).toEqual(new Set([0]));
+  });
+
+  it('passes over a thread that ended meanwhile without calling it a refusal', () => {
+    const pid = child.pid!;
+    const tasks = mkdtempSync(join(tmpdir(), 'tasks-'));
+    try {
+      // Above Linux's largest pid (2^22): no such thread.
+      for (const tid of [String(pid), '4194305']) writeFileSync(join(tasks, tid), '');
+
+      expect(lowerWorkerPriority(10, tasks)).toEqual({ niceness: 10, threads: 1 });
+      expect(getPriority(pid)).toBe(10);
+    } finally {
+      rmSync(tasks, { recursive: true });
+    }
   });
 });

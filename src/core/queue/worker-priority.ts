@@ -32,7 +32,8 @@ export function lowerWorkerPriority(niceness: number, tasksDir = '/proc/self/tas
       if (getPriority(thread) < niceness) setPriority(thread, niceness);
       set += 1;
     } catch (error) {
-      // A thread that ended between the listing and the call, or a system that refuses.
+      // A thread that ended between the listing and the call has nothing to set; anything else is a refusal.
+      if ((error as { info?: { code?: string } }).info?.code === 'ESRCH') continue;
       refused ??= error instanceof Error ? error.message : String(error);
     }
   }
